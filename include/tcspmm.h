@@ -1,0 +1,182 @@
+/* tcspmm.h: the public C API of tcspmm, sparse x dense matrix products
+ * (C = alpha*A*B + beta*C) on NVIDIA tensor cores, with cuSPARSE and an
+ * OpenMP CPU path behind the same plan/execute calls.
+ *
+ * Every call returns a tcspmm_status. When it is not TCSPMM_SUCCESS,
+ * tcspmm_last_error() gives a message for the calling thread that says what
+ * failed and where (file:line for Matrix Market parse errors). */
+#ifndef TCSPMM_H
+#define TCSPMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TCSPMM_VERSION_MAJOR 0
+#define TCSPMM_VERSION_MINOR 1
+#define TCSPMM_VERSION_PATCH 0
+
+typedef enum tcspmm_status {
+    TCSPMM_SUCCESS = 0,
+    TCSPMM_ERROR_INVALID_ARGUMENT = 1, /* a null pointer, a bad size or option */
+    TCSPMM_ERROR_INVALID_MATRIX = 2,   /* CSR arrays inconsistent, NaN/Inf values */
+    TCSPMM_ERROR_IO = 3,               /* a file could not be opened, read or written */
+    TCSPMM_ERROR_PARSE = 4,            /* malformed Matrix Market input */
+    TCSPMM_ERROR_UNSUPPORTED = 5,      /* valid input this library does not handle */
+    TCSPMM_ERROR_OVERFLOW = 6,         /* a size that does not fit the index types */
+    TCSPMM_ERROR_HOST_OUT_OF_MEMORY = 7,
+    TCSPMM_ERROR_NO_DEVICE = 8,        /* no usable CUDA device */
+    TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY = 9,
+    TCSPMM_ERROR_CUDA = 10,            /* any other CUDA runtime error */
+    TCSPMM_ERROR_CUSPARSE = 11         /* a cuSPARSE call failed */
+} tcspmm_status;
+
+/* A short fixed name for a status ("TCSPMM_ERROR_PARSE", ...). */
+const char *tcspmm_status_string(tcspmm_status status);
+
+/* The message of the last failed call on this thread ("" if none). The
+ * pointer stays valid until the next tcspmm call on the same thread. */
+const char *tcspmm_last_error(void);
+
+/* ------------------------------------------------------------------ */
+/* Host CSR matrix: rows sorted by column, 0-based, duplicates allowed only
+ * where a caller builds it by hand (the reader sums them). */
+typedef struct tcspmm_csr {
+    int64_t rows;
+    int64_t cols;     /* at most 2^31 - 1 */
+    int64_t nnz;
+    int64_t *row_ptr; /* rows + 1 entries */
+    int32_t *col_idx; /* nnz entries */
+    float *values;    /* nnz entries */
+} tcspmm_csr;
+
+/* Reads a Matrix Market file (.mtx, .mtx.gz, or "-" for standard input)
+ * into a freshly allocated CSR. Symmetric and skew-symmetric files are
+ * expanded, pattern entries become 1.0, duplicates are summed, explicit
+ * zeros are kept. Uses OpenMP threads (omp_get_max_threads()). */
+tcspmm_status tcspmm_read_mtx(const char *path, tcspmm_csr *out);
+
+/* Writes a CSR as "coordinate real general" (.gz appended to the name
+ * compresses; "-" writes to standard output). */
+tcspmm_status tcspmm_write_mtx(const char *path, const tcspmm_csr *A);
+
+/* Frees the arrays of a CSR filled by this library and zeroes it. */
+void tcspmm_csr_free(tcspmm_csr *A);
+
+/* Checks a caller-built CSR: sizes, monotone row_ptr, column indices in
+ * range and sorted within each row, finite values. */
+tcspmm_status tcspmm_csr_validate(const tcspmm_csr *A);
+
+/* ------------------------------------------------------------------ */
+typedef enum tcspmm_layout {
+    TCSPMM_LAYOUT_ROW_MAJOR = 0, /* element (i, j) at i*ld + j */
+    TCSPMM_LAYOUT_COL_MAJOR = 1  /* element (i, j) at j*ld + i */
+} tcspmm_layout;
+
+typedef enum tcspmm_path {
+    TCSPMM_PATH_AUTO = 0,     /* chosen per matrix at plan time */
+    TCSPMM_PATH_CUSPARSE = 1, /* cusparseSpMM on CSR */
+    TCSPMM_PATH_HRPB = 2,     /* the TF32 tensor-core kernel on HRPB */
+    TCSPMM_PATH_SPARSE24 = 3, /* mma.sp on 2:4 / 1:2 structured matrices */
+    TCSPMM_PATH_CPU = 4       /* OpenMP on the host (tcspmm_spmm_host only) */
+} tcspmm_path;
+
+typedef enum tcspmm_precision {
+    TCSPMM_PRECISION_TF32 = 0, /* default: tensor cores in TF32 */
+    TCSPMM_PRECISION_FP32 = 1, /* FP32-accurate (3xTF32 on tensor cores) */
+    TCSPMM_PRECISION_BF16 = 2, /* values and B rounded to bf16 */
+    TCSPMM_PRECISION_FP16 = 3  /* values and B rounded to fp16 */
+} tcspmm_precision;
+
+typedef struct tcspmm_options {
+    tcspmm_path path;           /* default TCSPMM_PATH_AUTO */
+    tcspmm_precision precision; /* default TCSPMM_PRECISION_TF32 */
+    int panel_rows;             /* HRPB rows per panel, 16 (default) or 32 */
+    int64_t expected_n;         /* N the plan is tuned for (default 128) */
+    int num_sms;                /* 0: read from the device (else 132) */
+    int blocks_per_sm;          /* 0: from the kernel's occupancy (else 4) */
+    int host_threads;           /* OpenMP threads for preprocessing; 0: all */
+    int device;                 /* CUDA device ordinal; -1: the current one */
+    int reserved[16];           /* zero; room for later options */
+} tcspmm_options;
+
+/* Fills *opt with the defaults above. */
+void tcspmm_options_init(tcspmm_options *opt);
+
+typedef struct tcspmm_plan tcspmm_plan;
+
+/* Does all preprocessing and the upload once. A is copied; the caller may
+ * free it afterwards. opt may be NULL for the defaults. With no usable GPU
+ * the plan is still made, runs on the CPU path only, and says so in info. */
+tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
+                                 tcspmm_plan **plan);
+
+/* C = alpha*A*B + beta*C on device pointers: A is rows x cols, B is
+ * cols x n and C is rows x n, both in the given layout with leading
+ * dimensions ldb and ldc. Enqueued on stream (a cudaStream_t; NULL is the
+ * legacy default stream); returns once the work is enqueued. beta == 0
+ * means C is not read (it may hold NaN). Safe to call many times. */
+tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
+                          int64_t ldb, float beta, float *dC, int64_t ldc,
+                          tcspmm_layout layout, void *stream);
+
+/* Element types of B for tcspmm_spmm_ex. */
+typedef enum tcspmm_datatype {
+    TCSPMM_R_32F = 0,  /* float */
+    TCSPMM_R_16BF = 1, /* bfloat16 bit patterns */
+    TCSPMM_R_16F = 2   /* IEEE half bit patterns */
+} tcspmm_datatype;
+
+/* tcspmm_spmm with B of element type b_type (C is always float). 16-bit B
+ * is for callers whose data already is: a plan on the sparse24 path with
+ * precision BF16 takes TCSPMM_R_16BF, with FP16 takes TCSPMM_R_16F; other
+ * plans answer TCSPMM_ERROR_UNSUPPORTED. */
+tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
+                             tcspmm_datatype b_type, int64_t ldb, float beta, float *dC,
+                             int64_t ldc, tcspmm_layout layout, void *stream);
+
+/* The same product on host arrays, with OpenMP, accumulating in float64. */
+tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha,
+                               const float *B, int64_t ldb, float beta, float *C,
+                               int64_t ldc, tcspmm_layout layout);
+
+/* What the plan found and chose. Strings point into the plan. */
+typedef struct tcspmm_info {
+    int64_t rows, cols, nnz;
+    tcspmm_path path;           /* the path tcspmm_spmm runs */
+    const char *path_reason;    /* why that path */
+    tcspmm_precision precision; /* the arithmetic the path really uses */
+    int has_gpu;
+    const char *device_name;    /* "" without a GPU */
+    int num_sms, blocks_per_sm; /* as used by load balancing */
+    const char *structure;      /* "2:4", "1:2" or "none" */
+    /* HRPB and synergy metrics (zero when HRPB was not built) */
+    int panel_rows;
+    int64_t panels, blocks, bricks;
+    double alpha, beta, brick_density, oi_shared;
+    const char *synergy;        /* "low", "medium", "high" or "" */
+    int64_t hrpb_bytes, csr_bytes;
+    int64_t blocks_per_panel_min, blocks_per_panel_median, blocks_per_panel_max;
+    int64_t virtual_panels, split_panels;
+    double waves;
+    double preprocess_ms, upload_ms;
+} tcspmm_info;
+
+tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);
+
+/* Frees the plan and its device memory. NULL is allowed. */
+tcspmm_status tcspmm_plan_destroy(tcspmm_plan *plan);
+
+/* Name of a path or precision ("auto", "cusparse", "hrpb", "sparse24",
+ * "cpu"; "tf32", "fp32", "bf16", "fp16"). */
+const char *tcspmm_path_name(tcspmm_path path);
+const char *tcspmm_precision_name(tcspmm_precision precision);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCSPMM_H */

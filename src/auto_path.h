@@ -1,0 +1,11 @@
+/* auto_path.h: the rule that picks HRPB or cuSPARSE for TCSPMM_PATH_AUTO
+ * from the plan-time metrics. */
+#ifndef TCSPMM_AUTO_PATH_H
+#define TCSPMM_AUTO_PATH_H
+
+#include "tcspmm.h"
+
+/* Returns the path and writes a one-line reason. */
+tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, char *reason, size_t len);
+
+#endif

@@ -1,0 +1,170 @@
+/* cusparse_path.c: the cuSPARSE path: A uploaded once as a device CSR
+ * (32-bit indices when nnz fits, else 64-bit), cusparseSpMM per call, one
+ * workspace kept and grown across calls, CSR_ALG3's preprocessing redone
+ * only when N or the layout change. A plan runs one SpMM at a time. */
+#include "cusparse_path.h"
+
+#include "error.h"
+
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <stdlib.h>
+
+struct cusparse_path {
+    cusparseHandle_t handle;
+    cusparseSpMatDescr_t A;
+    int64_t rows, cols, nnz;
+    void *row_ptr, *col_idx;
+    float *values;
+    void *work;
+    size_t work_bytes;
+    int64_t preprocessed_n; /* CSR_ALG3 preprocessing done for this n/layout */
+    int preprocessed_layout;
+};
+
+const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS] = {
+    CUSPARSE_SPMM_ALG_DEFAULT, CUSPARSE_SPMM_CSR_ALG2, CUSPARSE_SPMM_CSR_ALG3};
+
+const char *cusparse_path_alg_name(int alg)
+{
+    switch (alg) {
+    case CUSPARSE_SPMM_ALG_DEFAULT: return "ALG_DEFAULT";
+    case CUSPARSE_SPMM_CSR_ALG1: return "CSR_ALG1";
+    case CUSPARSE_SPMM_CSR_ALG2: return "CSR_ALG2";
+    case CUSPARSE_SPMM_CSR_ALG3: return "CSR_ALG3";
+    }
+    return "unknown";
+}
+
+int cusparse_path_default_alg(tcspmm_layout layout)
+{
+    return layout == TCSPMM_LAYOUT_ROW_MAJOR ? CUSPARSE_SPMM_CSR_ALG2 : CUSPARSE_SPMM_ALG_DEFAULT;
+}
+
+static tcspmm_status upload_indices(const tcspmm_csr *A, cusparse_path *p, int idx64)
+{
+    size_t rp_bytes = ((size_t)A->rows + 1) * (idx64 ? 8 : 4);
+    size_t ci_bytes = (size_t)A->nnz * (idx64 ? 8 : 4);
+    void *rp = malloc(rp_bytes), *ci = malloc(ci_bytes ? ci_bytes : 1);
+    if (!rp || !ci) {
+        free(rp);
+        free(ci);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "cusparse_path: out of host memory");
+    }
+    for (int64_t i = 0; i <= A->rows; i++) {
+        if (idx64) ((int64_t *)rp)[i] = A->row_ptr[i];
+        else ((int32_t *)rp)[i] = (int32_t)A->row_ptr[i];
+    }
+    for (int64_t k = 0; k < A->nnz; k++) {
+        if (idx64) ((int64_t *)ci)[k] = A->col_idx[k];
+        else ((int32_t *)ci)[k] = A->col_idx[k];
+    }
+    tcspmm_status st = TCSPMM_CUDA(cudaMalloc(&p->row_ptr, rp_bytes));
+    if (!st) st = TCSPMM_CUDA(cudaMalloc(&p->col_idx, ci_bytes ? ci_bytes : 4));
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(p->row_ptr, rp, rp_bytes, cudaMemcpyHostToDevice));
+    if (!st && ci_bytes) st = TCSPMM_CUDA(cudaMemcpy(p->col_idx, ci, ci_bytes, cudaMemcpyHostToDevice));
+    free(rp);
+    free(ci);
+    return st;
+}
+
+tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out)
+{
+    *out = NULL;
+    cusparse_path *p = calloc(1, sizeof *p);
+    if (!p) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "cusparse_path: out of host memory");
+    p->rows = A->rows;
+    p->cols = A->cols;
+    p->nnz = A->nnz;
+    p->preprocessed_n = -1;
+    int idx64 = A->nnz > INT32_MAX;
+    cusparseIndexType_t it = idx64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+    size_t val_bytes = (size_t)(A->nnz ? A->nnz : 1) * sizeof(float);
+    tcspmm_status st = upload_indices(A, p, idx64);
+    if (!st) st = TCSPMM_CUDA(cudaMalloc((void **)&p->values, val_bytes));
+    if (!st && A->nnz)
+        st = TCSPMM_CUDA(cudaMemcpy(p->values, A->values, (size_t)A->nnz * sizeof(float),
+                                    cudaMemcpyHostToDevice));
+    if (!st) st = TCSPMM_CUSPARSE(cusparseCreate(&p->handle));
+    if (!st)
+        st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A, A->rows, A->cols, A->nnz, p->row_ptr,
+                                               p->col_idx, p->values, it, it,
+                                               CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    if (st) {
+        cusparse_path_destroy(p);
+        return st;
+    }
+    *out = p;
+    return TCSPMM_SUCCESS;
+}
+
+static tcspmm_status ensure_workspace(cusparse_path *p, size_t bytes)
+{
+    if (bytes <= p->work_bytes) return TCSPMM_SUCCESS;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaFree(p->work)));
+    p->work = NULL;
+    p->work_bytes = 0;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->work, bytes)));
+    p->work_bytes = bytes;
+    p->preprocessed_n = -1; /* preprocessing lives in the workspace */
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alpha,
+                                 const float *dB, int64_t ldb, float beta, float *dC,
+                                 int64_t ldc, tcspmm_layout layout, void *stream)
+{
+    cusparseOrder_t order = layout == TCSPMM_LAYOUT_ROW_MAJOR ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
+    cusparseDnMatDescr_t B = NULL, C = NULL;
+    size_t bytes = 0;
+    tcspmm_status st = TCSPMM_CUSPARSE(
+        cusparseCreateDnMat(&B, p->cols, n, ldb, (void *)dB, CUDA_R_32F, order));
+    if (!st) st = TCSPMM_CUSPARSE(cusparseCreateDnMat(&C, p->rows, n, ldc, dC, CUDA_R_32F, order));
+    if (!st) st = TCSPMM_CUSPARSE(cusparseSetStream(p->handle, (cudaStream_t)stream));
+    if (!st) {
+        cusparseStatus_t s = cusparseSpMM_bufferSize(
+            p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+            p->A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, &bytes);
+        if (s == CUSPARSE_STATUS_NOT_SUPPORTED)
+            st = tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "cuSPARSE SpMM %s does not support the %s layout",
+                             cusparse_path_alg_name(alg),
+                             layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row-major" : "column-major");
+        else st = TCSPMM_CUSPARSE(s);
+    }
+    if (!st) st = ensure_workspace(p, bytes);
+    if (!st && alg == CUSPARSE_SPMM_CSR_ALG3 &&
+        (p->preprocessed_n != n || p->preprocessed_layout != (int)layout)) {
+        st = TCSPMM_CUSPARSE(cusparseSpMM_preprocess(
+            p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+            p->A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work));
+        if (!st) {
+            p->preprocessed_n = n;
+            p->preprocessed_layout = (int)layout;
+        }
+    }
+    if (!st) {
+        cusparseStatus_t s = cusparseSpMM(p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                          CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, p->A, B, &beta, C,
+                                          CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work);
+        if (s == CUSPARSE_STATUS_NOT_SUPPORTED)
+            st = tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "cuSPARSE SpMM %s not supported here",
+                             cusparse_path_alg_name(alg));
+        else st = TCSPMM_CUSPARSE(s);
+    }
+    if (!st) st = TCSPMM_CUDA(cudaGetLastError());
+    if (B) cusparseDestroyDnMat(B);
+    if (C) cusparseDestroyDnMat(C);
+    return st;
+}
+
+void cusparse_path_destroy(cusparse_path *p)
+{
+    if (!p) return;
+    if (p->A) cusparseDestroySpMat(p->A);
+    if (p->handle) cusparseDestroy(p->handle);
+    cudaFree(p->row_ptr);
+    cudaFree(p->col_idx);
+    cudaFree(p->values);
+    cudaFree(p->work);
+    free(p);
+}

@@ -1,0 +1,36 @@
+/* cusparse_path.h: the cuSPARSE path: a device CSR copy of A and
+ * cusparseSpMM on it, with a workspace kept across calls. */
+#ifndef TCSPMM_CUSPARSE_PATH_H
+#define TCSPMM_CUSPARSE_PATH_H
+
+#include "tcspmm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cusparse_path cusparse_path;
+
+/* The SpMM algorithms the benchmark compares (cusparseSpMMAlg_t values). */
+enum { CUSPARSE_PATH_NUM_ALGS = 3 };
+extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
+const char *cusparse_path_alg_name(int alg);
+
+/* The algorithm the library uses for a layout. */
+int cusparse_path_default_alg(tcspmm_layout layout);
+
+tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out);
+
+/* C = alpha*A*B + beta*C with algorithm alg. TCSPMM_ERROR_UNSUPPORTED
+ * (message set) when cuSPARSE does not offer alg for this layout. */
+tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alpha,
+                                 const float *dB, int64_t ldb, float beta, float *dC,
+                                 int64_t ldc, tcspmm_layout layout, void *stream);
+
+void cusparse_path_destroy(cusparse_path *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

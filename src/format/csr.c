@@ -1,0 +1,88 @@
+/* csr.c: allocation, copy, validation and freeing of host CSR matrices. */
+#include "csr.h"
+
+#include "../error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+tcspmm_status csr_alloc(int64_t rows, int64_t cols, int64_t nnz, tcspmm_csr *out)
+{
+    memset(out, 0, sizeof *out);
+    if (rows < 0 || cols < 0 || nnz < 0)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "csr: negative size (rows=%lld cols=%lld nnz=%lld)",
+                           (long long)rows, (long long)cols, (long long)nnz);
+    if (cols > INT32_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW,
+                           "csr: %lld columns; at most 2^31-1 are supported", (long long)cols);
+    if ((uint64_t)rows + 1 > SIZE_MAX / sizeof(int64_t) ||
+        (uint64_t)nnz > SIZE_MAX / (sizeof(int32_t) + sizeof(float)))
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "csr: sizes overflow memory sizes");
+    out->rows = rows;
+    out->cols = cols;
+    out->nnz = nnz;
+    out->row_ptr = calloc((size_t)rows + 1, sizeof(int64_t));
+    out->col_idx = malloc((size_t)(nnz ? nnz : 1) * sizeof(int32_t));
+    out->values = malloc((size_t)(nnz ? nnz : 1) * sizeof(float));
+    if (!out->row_ptr || !out->col_idx || !out->values) {
+        tcspmm_csr_free(out);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "csr: cannot allocate %lld x %lld with %lld entries",
+                           (long long)rows, (long long)cols, (long long)nnz);
+    }
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status csr_copy(const tcspmm_csr *A, tcspmm_csr *out)
+{
+    TCSPMM_TRY(csr_alloc(A->rows, A->cols, A->nnz, out));
+    memcpy(out->row_ptr, A->row_ptr, ((size_t)A->rows + 1) * sizeof(int64_t));
+    memcpy(out->col_idx, A->col_idx, (size_t)A->nnz * sizeof(int32_t));
+    memcpy(out->values, A->values, (size_t)A->nnz * sizeof(float));
+    return TCSPMM_SUCCESS;
+}
+
+void tcspmm_csr_free(tcspmm_csr *A)
+{
+    if (!A) return;
+    free(A->row_ptr);
+    free(A->col_idx);
+    free(A->values);
+    memset(A, 0, sizeof *A);
+}
+
+tcspmm_status tcspmm_csr_validate(const tcspmm_csr *A)
+{
+    tcspmm_clear_error();
+    if (!A) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "csr_validate: A is NULL");
+    if (A->rows < 0 || A->cols < 0 || A->nnz < 0)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX, "csr: negative size");
+    if (A->cols > INT32_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "csr: more than 2^31-1 columns");
+    if (!A->row_ptr || (A->nnz > 0 && (!A->col_idx || !A->values)))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX, "csr: NULL array");
+    if (A->row_ptr[0] != 0 || A->row_ptr[A->rows] != A->nnz)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
+                           "csr: row_ptr[0]=%lld and row_ptr[rows]=%lld; expected 0 and nnz=%lld",
+                           (long long)A->row_ptr[0], (long long)A->row_ptr[A->rows],
+                           (long long)A->nnz);
+    int64_t bad_row = INT64_MAX; /* the first failing row */
+#pragma omp parallel for schedule(static) reduction(min : bad_row)
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t b = A->row_ptr[i], e = A->row_ptr[i + 1];
+        int ok = b <= e && b >= 0 && e <= A->nnz;
+        for (int64_t k = b; ok && k < e; k++) {
+            ok = A->col_idx[k] >= 0 && A->col_idx[k] < A->cols && isfinite(A->values[k]) &&
+                 (k == b || A->col_idx[k - 1] < A->col_idx[k]);
+        }
+        if (!ok && i < bad_row) bad_row = i;
+    }
+    if (bad_row != INT64_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
+                           "csr: row %lld has a bad row_ptr, a column index out of range or "
+                           "unsorted, or a NaN/Inf value",
+                           (long long)bad_row);
+    return TCSPMM_SUCCESS;
+}

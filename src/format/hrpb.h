@@ -1,0 +1,83 @@
+/* hrpb.h: the HRPB format (hierarchical row-panel blocking, cuTeSpMM paper
+ * section 3.2) as the TF32 kernel consumes it, its builder, its CPU executor
+ * and its synergy metrics. This header is the contract between the host
+ * preprocessor (src/format/hrpb*.c) and the kernel (src/kernels/hrpb_tf32.cu).
+ *
+ * Rows are cut into panels of TM rows (16 or 32). In each panel the active
+ * columns (those holding at least one entry of the panel) are compacted to the
+ * left in increasing column order and cut into blocks of HRPB_TK = 16 active
+ * columns; the last block of a panel is padded with column -1. Each block is
+ * cut into bricks of 16 rows x 4 columns: TM/16 brick rows by 4 brick columns.
+ *
+ * Brick pattern: bit i (0..63) is the row-major position i of the brick, row
+ * i/4, column i%4. So bits lane and lane+32 are exactly the two A-fragment
+ * elements lane `lane` holds in mma.m16n8k4 TF32 (rows lane/4 and lane/4+8,
+ * column lane%4). A brick's values follow in increasing bit order: the value
+ * of bit i is values[popcount(pattern & ((1ull << i) - 1))].
+ *
+ * Packed block b lives at byte offset size_ptr[b] of `packed`; offsets are
+ * multiples of 16 and the block's bytes are size_ptr[b+1] - size_ptr[b]:
+ *   bytes  0..4    uint8 col_ptr[5]: bricks j of brick column c are
+ *                  col_ptr[c] <= j < col_ptr[c+1]; col_ptr[4] = nbricks
+ *   bytes  5..12   uint8 brick_row[8]: brick row (0, or 0..1 for TM=32) of
+ *                  brick j < nbricks; the rest are 0
+ *   bytes 13..15   0
+ *   bytes 16..     uint64 pattern[nbricks] (little endian)
+ *   then           float values[]: brick 0's values, then brick 1's, ...
+ *   then           zero bytes up to the next multiple of 16.
+ * Bricks are ordered by brick column, then brick row (CSC-like); only
+ * bricks holding at least one entry are stored. Explicit zeros of A are
+ * entries and set their bit. */
+#ifndef TCSPMM_HRPB_H
+#define TCSPMM_HRPB_H
+
+#include "tcspmm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HRPB_TK 16
+#define HRPB_BRICK_M 16
+#define HRPB_BRICK_K 4
+#define HRPB_BRICK_COLS (HRPB_TK / HRPB_BRICK_K)
+#define HRPB_MAX_BRICKS 8   /* per block, for TM = 32 */
+#define HRPB_HEADER_BYTES 16
+#define HRPB_ALIGN 16
+
+typedef struct hrpb {
+    int panel_rows;       /* TM: 16 or 32 */
+    int64_t rows, cols, nnz;
+    int64_t num_panels;   /* ceil(rows / TM) */
+    int64_t num_blocks;
+    int64_t num_bricks;
+    int64_t *block_ptr;   /* num_panels + 1 (the paper's blockedRowPtr) */
+    int32_t *active_cols; /* num_blocks * HRPB_TK; -1 pads */
+    int64_t *size_ptr;    /* num_blocks + 1 byte offsets into packed */
+    uint8_t *packed;      /* size_ptr[num_blocks] bytes, 16-byte aligned */
+} hrpb;
+
+/* Builds HRPB from a validated CSR with OpenMP (threads: 0 = all). The result
+ * is byte for byte the same for any thread count. */
+tcspmm_status hrpb_build(const tcspmm_csr *A, int panel_rows, int threads, hrpb *out);
+void hrpb_free(hrpb *h);
+
+/* Decodes HRPB back to CSR (the round-trip test). */
+tcspmm_status hrpb_to_csr(const hrpb *h, tcspmm_csr *out);
+
+/* C = alpha*A*B + beta*C on host arrays, decoding bricks exactly as the
+ * kernel does (popcount below each lane's bit), accumulating in float64. */
+tcspmm_status hrpb_spmm_cpu(const hrpb *h, int64_t n, float alpha, const float *B,
+                            int64_t ldb, float beta, float *C, int64_t ldc,
+                            tcspmm_layout layout);
+
+/* Synergy metrics of section 4 of the paper, written into info's HRPB fields
+ * (panel_rows, panels, blocks, bricks, alpha, beta, brick_density, synergy,
+ * oi_shared, hrpb_bytes, csr_bytes, blocks_per_panel_*). */
+void hrpb_metrics(const hrpb *h, tcspmm_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

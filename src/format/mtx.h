@@ -1,0 +1,78 @@
+/* mtx.h: the Matrix Market reader's internal pieces. tcspmm_read_mtx loads
+ * the bytes (mtx_read.c), mtx_parse_header reads the banner and size line,
+ * mtx_parse_entries parses the entry lines in parallel into COO parts
+ * (mtx_parse.c), and coo_to_csr / dense_to_csr build the CSR (coo_to_csr.c).
+ * mtx_parse_buffer runs all of it on bytes in memory (tests, fuzzing).
+ * Every error message starts with "NAME:LINE: ". */
+#ifndef TCSPMM_MTX_H
+#define TCSPMM_MTX_H
+
+#include "tcspmm.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mtx_format { MTX_COORDINATE, MTX_ARRAY } mtx_format;
+typedef enum mtx_field { MTX_REAL, MTX_INTEGER, MTX_PATTERN } mtx_field;
+typedef enum mtx_symmetry { MTX_GENERAL, MTX_SYMMETRIC, MTX_SKEW_SYMMETRIC } mtx_symmetry;
+
+typedef struct mtx_header {
+    mtx_format format;
+    mtx_field field;
+    mtx_symmetry symmetry;
+    int64_t rows, cols;
+    int64_t entries;   /* entry lines the size line promises */
+    int64_t size_line; /* line number of the size line */
+    size_t body;       /* byte offset of the line after the size line */
+} mtx_header;
+
+/* Entries of one chunk of lines, in file order, 0-based. For array files
+ * only val is filled (the position follows from the entry's index). */
+typedef struct coo_part {
+    int64_t count, capacity;
+    int64_t *row;
+    int32_t *col;
+    float *val;
+} coo_part;
+
+/* Parses the banner, comment lines and size line of buf[0..len). */
+tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mtx_header *h);
+
+/* Parses the entry lines from buf + h->body with `threads` OpenMP threads
+ * into *nparts parts (freed with coo_parts_free). Checks every token, the
+ * index ranges and the entry count; the error reported is the one on the
+ * lowest line, whatever the thread count. */
+tcspmm_status mtx_parse_entries(const char *name, const char *buf, size_t len,
+                                const mtx_header *h, int threads, coo_part **parts,
+                                int *nparts);
+
+void coo_parts_free(coo_part *parts, int nparts);
+
+/* Builds the CSR from the parts of a coordinate file: mirrors symmetric and
+ * skew-symmetric entries, sorts each row by column, sums duplicates (in
+ * file order, in double), keeps explicit zeros. Frees the parts' arrays as
+ * soon as they are no longer needed. Deterministic for any thread count. */
+tcspmm_status coo_to_csr(int64_t rows, int64_t cols, mtx_symmetry symmetry, coo_part *parts,
+                         int nparts, int threads, tcspmm_csr *out);
+
+/* Builds the dense CSR of an array file from its column-major values (the
+ * lower triangle for symmetric, the strict lower one for skew-symmetric). */
+tcspmm_status dense_to_csr(int64_t rows, int64_t cols, mtx_symmetry symmetry, const float *values,
+                           int threads, tcspmm_csr *out);
+
+/* malloc for arrays of megabytes, backed by huge pages where the system
+ * allows (large_alloc.c); free() releases it. */
+void *large_alloc(size_t bytes);
+
+/* The whole reader on bytes in memory; name is used in messages. */
+tcspmm_status mtx_parse_buffer(const char *name, const char *buf, size_t len, int threads,
+                               tcspmm_csr *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

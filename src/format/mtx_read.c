@@ -1,0 +1,392 @@
+/* mtx_read.c: tcspmm_read_mtx. Loads the whole input into memory (a file,
+ * or standard input for "-"; gzip data, recognised by its magic bytes, is
+ * inflated with zlib, serially; a regular file is mapped, not copied),
+ * reads the banner and size line, and hands
+ * the body to the parallel parser (mtx_parse.c) and the CSR builders
+ * (coo_to_csr.c). */
+#include "mtx.h"
+
+#include "../error.h"
+#include "csr.h"
+#include "mtx_number.h"
+
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+/* ---- loading -------------------------------------------------------- */
+
+static tcspmm_status read_stream(FILE *f, const char *name, size_t hint, char **buf, size_t *len)
+{
+    size_t cap = hint ? hint + 1 : 1 << 20, n = 0;
+    char *data = malloc(cap);
+    if (!data) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "%s: out of memory", name);
+    for (;;) {
+        if (n == cap) {
+            char *grown = cap <= SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
+            if (!grown) {
+                free(data);
+                return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                                   "%s: out of memory after %zu bytes", name, n);
+            }
+            data = grown;
+            cap *= 2;
+        }
+        size_t got = fread(data + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        free(data);
+        return tcspmm_fail(TCSPMM_ERROR_IO, "%s: read failed after %zu bytes: %s", name, n,
+                           strerror(errno));
+    }
+    *buf = data;
+    *len = n;
+    return TCSPMM_SUCCESS;
+}
+
+/* Inflates gzip (or zlib) data, members one after another, into *out. */
+static tcspmm_status inflate_all(const char *name, const unsigned char *in, size_t in_len,
+                                 char **out, size_t *out_len)
+{
+    /* The gzip trailer's size (mod 2^32) as a first guess. */
+    size_t cap = (size_t)in[in_len - 4] | (size_t)in[in_len - 3] << 8 |
+                 (size_t)in[in_len - 2] << 16 | (size_t)in[in_len - 1] << 24;
+    if (cap < in_len) cap = in_len * 4;
+    cap += 1;
+    char *data = large_alloc(cap);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (!data || inflateInit2(&z, 15 + 32) != Z_OK) {
+        free(data);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "%s: cannot start zlib", name);
+    }
+    size_t n = 0, used = 0;
+    tcspmm_status st = TCSPMM_SUCCESS;
+    for (;;) {
+        if (n == cap) {
+            char *grown = cap <= SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
+            if (!grown) {
+                st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                                 "%s: out of memory after inflating %zu bytes", name, n);
+                break;
+            }
+            data = grown;
+            cap *= 2;
+        }
+        size_t in_step = in_len - used < (1u << 30) ? in_len - used : (1u << 30);
+        size_t out_step = cap - n < (1u << 30) ? cap - n : (1u << 30);
+        z.next_in = (unsigned char *)in + used;
+        z.avail_in = (uInt)in_step;
+        z.next_out = (unsigned char *)data + n;
+        z.avail_out = (uInt)out_step;
+        int rc = inflate(&z, Z_NO_FLUSH);
+        used += in_step - z.avail_in;
+        n += out_step - z.avail_out;
+        if (rc == Z_STREAM_END) {
+            if (used == in_len) break;
+            if (in_len - used < 2 || in[used] != 0x1f || in[used + 1] != 0x8b) {
+                st = tcspmm_fail(TCSPMM_ERROR_IO, "%s: unexpected data after the gzip stream",
+                                 name);
+                break;
+            }
+            inflateReset(&z);
+        } else if (rc == Z_BUF_ERROR && used == in_len && z.avail_out > 0) {
+            st = tcspmm_fail(TCSPMM_ERROR_IO, "%s: the gzip data is truncated after %zu bytes",
+                             name, n);
+            break;
+        } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            st = tcspmm_fail(TCSPMM_ERROR_IO, "%s: corrupt gzip data (zlib: %s)", name,
+                             z.msg ? z.msg : "error");
+            break;
+        }
+    }
+    inflateEnd(&z);
+    if (st != TCSPMM_SUCCESS) {
+        free(data);
+        return st;
+    }
+    *out = data;
+    *out_len = n;
+    return TCSPMM_SUCCESS;
+}
+
+/* The input's text: a read-only mapping of a regular file, or bytes read
+ * from a stream, or inflated gzip data. */
+typedef struct input {
+    const char *text;
+    size_t len;
+    void *map; /* the mapping, if any, of map_len bytes */
+    size_t map_len;
+    char *owned; /* a buffer to free, if any */
+} input;
+
+static void input_release(input *in)
+{
+    if (in->map) munmap(in->map, in->map_len);
+    free(in->owned);
+    memset(in, 0, sizeof *in);
+}
+
+static tcspmm_status load(const char *path, const char *name, input *in)
+{
+    memset(in, 0, sizeof *in);
+    int from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    if (!f) return tcspmm_fail(TCSPMM_ERROR_IO, "%s: cannot open: %s", name, strerror(errno));
+    struct stat info;
+    int regular = fstat(fileno(f), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0;
+    tcspmm_status st = TCSPMM_SUCCESS;
+    if (regular && !from_stdin) {
+        in->map_len = (size_t)info.st_size;
+        in->map = mmap(NULL, in->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fileno(f), 0);
+        if (in->map == MAP_FAILED) in->map = NULL;
+    }
+    if (in->map) {
+        in->text = in->map;
+        in->len = in->map_len;
+    } else {
+        st = read_stream(f, name, regular ? (size_t)info.st_size : 0, &in->owned, &in->len);
+        in->text = in->owned;
+    }
+    if (!from_stdin) fclose(f);
+    const unsigned char *u = (const unsigned char *)in->text;
+    if (st == TCSPMM_SUCCESS && in->len >= 18 && u[0] == 0x1f && u[1] == 0x8b) {
+        char *text = NULL;
+        size_t text_len = 0;
+        st = inflate_all(name, u, in->len, &text, &text_len);
+        input_release(in);
+        in->owned = text;
+        in->text = text;
+        in->len = text_len;
+    }
+    if (st != TCSPMM_SUCCESS) input_release(in);
+    return st;
+}
+
+/* ---- banner and size line ------------------------------------------ */
+
+/* The next blank-separated token of [*p, end) on this line, or NULL. */
+static const char *next_token(const char **p, const char *end, size_t *n)
+{
+    const char *s = *p;
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+    const char *e = s;
+    while (e < end && *e != ' ' && *e != '\t' && *e != '\r' && *e != '\n') e++;
+    *p = e;
+    *n = (size_t)(e - s);
+    return e > s ? s : NULL;
+}
+
+static int token_is(const char *tok, size_t n, const char *word)
+{
+    return tok && n == strlen(word) && strncasecmp(tok, word, n) == 0;
+}
+
+/* The line at p, up to 60 printable characters, for a message. */
+static const char *quote_line(const char *p, const char *end, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (; p < end && *p != '\n' && *p != '\r' && n + 4 < size && n < 60; p++)
+        buf[n++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
+    if (p < end && *p != '\n' && *p != '\r') n += (size_t)snprintf(buf + n, size - n, "...");
+    buf[n] = '\0';
+    return buf;
+}
+
+#define BANNER_FORM                                                                        \
+    "'%%%%MatrixMarket matrix <coordinate|array> <real|integer|pattern> "                   \
+    "<general|symmetric|skew-symmetric>'"
+
+static tcspmm_status parse_banner(const char *name, const char *buf, const char *end,
+                                  mtx_header *h)
+{
+    const char *p = buf;
+    size_t n[6];
+    const char *t[6];
+    for (int k = 0; k < 6; k++) t[k] = next_token(&p, end, &n[k]);
+    char q[80];
+    if (!t[0] || n[0] != 14 || strncmp(t[0], "%%MatrixMarket", 14) != 0 || t[0] != buf ||
+        !token_is(t[1], n[1], "matrix") || !t[4] || t[5])
+        return tcspmm_fail(TCSPMM_ERROR_PARSE, "%s:1: expected the banner " BANNER_FORM
+                                               ", found '%s'",
+                           name, quote_line(buf, end, q, sizeof q));
+    if (token_is(t[2], n[2], "coordinate"))
+        h->format = MTX_COORDINATE;
+    else if (token_is(t[2], n[2], "array"))
+        h->format = MTX_ARRAY;
+    else
+        return tcspmm_fail(TCSPMM_ERROR_PARSE,
+                           "%s:1: expected the format 'coordinate' or 'array' in the banner, "
+                           "found '%.*s'",
+                           name, (int)(n[2] < 40 ? n[2] : 40), t[2]);
+    if (token_is(t[3], n[3], "complex"))
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "%s:1: complex matrices are not supported (only real, integer and "
+                           "pattern)",
+                           name);
+    if (token_is(t[3], n[3], "real"))
+        h->field = MTX_REAL;
+    else if (token_is(t[3], n[3], "integer"))
+        h->field = MTX_INTEGER;
+    else if (token_is(t[3], n[3], "pattern"))
+        h->field = MTX_PATTERN;
+    else
+        return tcspmm_fail(TCSPMM_ERROR_PARSE,
+                           "%s:1: expected the field 'real', 'integer' or 'pattern' in the "
+                           "banner, found '%.*s'",
+                           name, (int)(n[3] < 40 ? n[3] : 40), t[3]);
+    if (token_is(t[4], n[4], "hermitian"))
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "%s:1: hermitian matrices are not supported (they are complex)", name);
+    if (token_is(t[4], n[4], "general"))
+        h->symmetry = MTX_GENERAL;
+    else if (token_is(t[4], n[4], "symmetric"))
+        h->symmetry = MTX_SYMMETRIC;
+    else if (token_is(t[4], n[4], "skew-symmetric"))
+        h->symmetry = MTX_SKEW_SYMMETRIC;
+    else
+        return tcspmm_fail(TCSPMM_ERROR_PARSE,
+                           "%s:1: expected the symmetry 'general', 'symmetric' or "
+                           "'skew-symmetric' in the banner, found '%.*s'",
+                           name, (int)(n[4] < 40 ? n[4] : 40), t[4]);
+    if (h->format == MTX_ARRAY && h->field == MTX_PATTERN)
+        return tcspmm_fail(TCSPMM_ERROR_PARSE,
+                           "%s:1: 'array pattern' is not a valid Matrix Market type", name);
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mtx_header *h)
+{
+    memset(h, 0, sizeof *h);
+    const char *end = buf + len, *p = buf;
+    TCSPMM_TRY(parse_banner(name, buf, end, h));
+    /* Comment and blank lines, then the size line. */
+    int64_t line = 1;
+    const char *size_line = NULL;
+    for (;;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        line++;
+        if (!nl) break;
+        p = nl + 1;
+        const char *s = p;
+        while (s < end && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+        if (s == end) break;
+        if (*s != '\n' && *s != '%') {
+            size_line = p;
+            break;
+        }
+    }
+    const char *form = h->format == MTX_COORDINATE
+                           ? "'rows columns entries' (3 non-negative integers)"
+                           : "'rows columns' (2 non-negative integers)";
+    if (!size_line)
+        return tcspmm_fail(TCSPMM_ERROR_PARSE, "%s:%lld: expected the size line %s, found end of file",
+                           name, (long long)line, form);
+    uint64_t v[3] = {0, 0, 0};
+    int want = h->format == MTX_COORDINATE ? 3 : 2, ok = 1;
+    p = size_line;
+    for (int k = 0; k < want && ok; k++) {
+        while (p < end && (*p == ' ' || *p == '\t')) p++;
+        ok = mtx_parse_index(&p, end, &v[k]);
+    }
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+    char q[80];
+    if (!ok || (p < end && *p != '\n'))
+        return tcspmm_fail(TCSPMM_ERROR_PARSE, "%s:%lld: expected the size line %s, found '%s'",
+                           name, (long long)line, form, quote_line(size_line, end, q, sizeof q));
+    for (int k = 0; k < want; k++)
+        if (v[k] > INT64_MAX)
+            return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "%s:%lld: size %llu overflows int64", name,
+                               (long long)line, (unsigned long long)v[k]);
+    h->rows = (int64_t)v[0];
+    h->cols = (int64_t)v[1];
+    h->size_line = line;
+    h->body = p < end ? (size_t)(p + 1 - buf) : len;
+    if (h->cols > INT32_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW,
+                           "%s:%lld: %lld columns; at most 2^31-1 are supported", name,
+                           (long long)line, (long long)h->cols);
+    if (h->symmetry != MTX_GENERAL && h->rows != h->cols)
+        return tcspmm_fail(TCSPMM_ERROR_PARSE,
+                           "%s:%lld: a %s matrix must be square; the size line says %lld x %lld",
+                           name, (long long)line,
+                           h->symmetry == MTX_SYMMETRIC ? "symmetric" : "skew-symmetric",
+                           (long long)h->rows, (long long)h->cols);
+    if (h->format == MTX_COORDINATE) {
+        h->entries = (int64_t)v[2];
+    } else {
+        int64_t n = h->rows;
+        if (h->cols != 0 && h->rows > INT64_MAX / h->cols)
+            return tcspmm_fail(TCSPMM_ERROR_OVERFLOW,
+                               "%s:%lld: a dense %lld x %lld matrix overflows int64", name,
+                               (long long)line, (long long)h->rows, (long long)h->cols);
+        if (h->symmetry == MTX_GENERAL) {
+            h->entries = h->rows * h->cols;
+        } else { /* square, n*n fits: the lower triangle */
+            int64_t lower = n % 2 == 0 ? n / 2 * (n + 1) : (n + 1) / 2 * n;
+            h->entries = h->symmetry == MTX_SYMMETRIC ? lower : lower - n;
+        }
+    }
+    if ((uint64_t)h->entries > SIZE_MAX / 32)
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW,
+                           "%s:%lld: %lld entries overflow the memory this machine can address",
+                           name, (long long)line, (long long)h->entries);
+    return TCSPMM_SUCCESS;
+}
+
+/* ---- the reader ------------------------------------------------------ */
+
+tcspmm_status mtx_parse_buffer(const char *name, const char *buf, size_t len, int threads,
+                               tcspmm_csr *out)
+{
+    memset(out, 0, sizeof *out);
+    if (threads < 1) threads = 1;
+    mtx_header h;
+    TCSPMM_TRY(mtx_parse_header(name, buf, len, &h));
+    coo_part *parts;
+    int nparts;
+    TCSPMM_TRY(mtx_parse_entries(name, buf, len, &h, threads, &parts, &nparts));
+    tcspmm_status st;
+    if (h.format == MTX_COORDINATE) {
+        st = coo_to_csr(h.rows, h.cols, h.symmetry, parts, nparts, threads, out);
+    } else {
+        float *values = malloc((size_t)(h.entries ? h.entries : 1) * sizeof *values);
+        if (!values) {
+            st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "%s: out of memory for %lld values",
+                             name, (long long)h.entries);
+        } else {
+            int64_t at = 0;
+            for (int k = 0; k < nparts; k++) {
+                memcpy(values + at, parts[k].val, (size_t)parts[k].count * sizeof *values);
+                at += parts[k].count;
+            }
+            st = dense_to_csr(h.rows, h.cols, h.symmetry, values, threads, out);
+            free(values);
+        }
+    }
+    coo_parts_free(parts, nparts);
+    return st;
+}
+
+tcspmm_status tcspmm_read_mtx(const char *path, tcspmm_csr *out)
+{
+    tcspmm_clear_error();
+    if (out) memset(out, 0, sizeof *out);
+    if (!path || !out)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_read_mtx: %s is NULL",
+                           path ? "out" : "path");
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    input in;
+    TCSPMM_TRY(load(path, name, &in));
+    tcspmm_status st = mtx_parse_buffer(name, in.text, in.len, omp_get_max_threads(), out);
+    input_release(&in);
+    return st;
+}

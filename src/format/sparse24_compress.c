@@ -1,0 +1,274 @@
+/* sparse24_compress.c: the compressed 2:4 / 1:2 form of a CSR matrix (values,
+ * ordered metadata reordered for the warps, sparse24.h), its exact
+ * decompression, and the roundings to bf16, fp16 and tf32. */
+#include "sparse24.h"
+
+#include "../error.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t float_bits(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static float bits_float(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+static uint16_t float_to_bf16(float x)
+{
+    uint32_t u = float_bits(x);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((u >> 16) | 0x40u); /* NaN */
+    u += 0x7FFFu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+static uint16_t float_to_fp16(float x)
+{
+    uint32_t u = float_bits(x), sign = (u >> 16) & 0x8000u, ax = u & 0x7FFFFFFFu;
+    if (ax >= 0x7F800000u) return (uint16_t)(sign | (ax > 0x7F800000u ? 0x7E00u : 0x7C00u));
+    if (ax >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u); /* 65520 and up: inf */
+    if (ax < 0x38800000u) /* below 2^-14: subnormal, in units of 2^-24 */
+        return (uint16_t)(sign | (uint32_t)lrintf(fabsf(x) * 16777216.0f));
+    uint32_t mant = ax & 0x7FFFFFu, h = (((ax >> 23) - 112u) << 10) | (mant >> 13);
+    uint32_t rest = mant & 0x1FFFu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) h++;
+    return (uint16_t)(sign | h);
+}
+
+static float fp16_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    if (e == 0) return (sign ? -1.0f : 1.0f) * ldexpf((float)m, -24);
+    if (e == 31) return bits_float(sign | 0x7F800000u | (m << 13));
+    return bits_float(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+static float tf32_round(float x)
+{
+    uint32_t u = float_bits(x);
+    if ((u & 0x7F800000u) == 0x7F800000u) return x;
+    return bits_float((u + 0x1000u) & 0xFFFFE000u);
+}
+
+float sp24_round(float x, tcspmm_precision precision)
+{
+    switch (precision) {
+    case TCSPMM_PRECISION_BF16: return bits_float((uint32_t)float_to_bf16(x) << 16);
+    case TCSPMM_PRECISION_FP16: return fp16_to_float(float_to_fp16(x));
+    case TCSPMM_PRECISION_TF32: return tf32_round(x);
+    case TCSPMM_PRECISION_FP32: break;
+    }
+    return x;
+}
+
+uint16_t sp24_half_bits(float x, tcspmm_precision precision)
+{
+    return precision == TCSPMM_PRECISION_BF16 ? float_to_bf16(x) : float_to_fp16(x);
+}
+
+int sp24_ktile_cols(tcspmm_precision precision)
+{
+    return precision == TCSPMM_PRECISION_TF32 ? SP24_KTILE_BYTES / 2 : SP24_KTILE_BYTES;
+}
+
+static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+void sp24_code_position(const sp24 *s, int64_t row, int64_t c, int64_t *word, int *shift)
+{
+    int64_t k_tiles = s->cols_pad / sp24_ktile_cols(s->precision);
+    int64_t tile = row / 16, in_tile = row % 16, kt = c / 16, in_kt = c % 16;
+    int64_t step = in_kt / 8, half = (in_kt % 8) / 4, lane = (in_tile % 8) * 4 + step * 2 + half;
+    *word = (tile * k_tiles + kt) * SP24_META_WORDS + lane;
+    *shift = (int)((in_tile / 8) * 16 + (in_kt % 4) * 4);
+}
+
+static void store_value(sp24 *s, int64_t index, float x)
+{
+    if (s->elem_bytes == 4) ((float *)s->values)[index] = tf32_round(x);
+    else if (s->precision == TCSPMM_PRECISION_BF16) ((uint16_t *)s->values)[index] = float_to_bf16(x);
+    else ((uint16_t *)s->values)[index] = float_to_fp16(x);
+}
+
+static float load_value(const sp24 *s, int64_t index)
+{
+    if (s->elem_bytes == 4) return ((const float *)s->values)[index];
+    uint16_t h = ((const uint16_t *)s->values)[index];
+    return s->precision == TCSPMM_PRECISION_BF16 ? bits_float((uint32_t)h << 16) : fp16_to_float(h);
+}
+
+/* Compresses code unit c of dense row `row` (a group of 4 or a pair of 2
+ * logical columns). Returns 0 when it holds too many entries. */
+static int compress_unit(sp24 *s, int64_t row, int64_t c, const float *dense)
+{
+    int64_t vrow = row * (s->cols_pad / 2), word;
+    int shift;
+    uint32_t code;
+    if (s->elem_bytes == 4) {
+        float a = dense[2 * c], b = dense[2 * c + 1];
+        if (a != 0.0f && b != 0.0f) return 0;
+        code = b != 0.0f ? SP24_CODE_TF32_HI : SP24_CODE_EMPTY;
+        store_value(s, vrow + c, b != 0.0f ? b : a);
+    } else {
+        int idx[2] = {0, 0}, count = 0;
+        for (int i = 0; i < 4; i++) {
+            if (dense[4 * c + i] == 0.0f) continue;
+            if (count == 2) return 0;
+            idx[count++] = i;
+        }
+        if (count == 0) idx[1] = 1;
+        if (count == 1) { /* fill with the lowest unused index */
+            idx[1] = idx[0] == 0 ? 1 : idx[0];
+            idx[0] = 0;
+        }
+        code = (uint32_t)idx[0] | ((uint32_t)idx[1] << 2);
+        store_value(s, vrow + 2 * c, dense[4 * c + idx[0]]);
+        store_value(s, vrow + 2 * c + 1, dense[4 * c + idx[1]]);
+    }
+    sp24_code_position(s, row, c, &word, &shift);
+    s->meta[word] |= code << shift;
+    return 1;
+}
+
+/* Compresses the 16 rows of tile t; returns the first row holding too many
+ * entries in a unit (its unit in *bad_unit), or -1. */
+static int64_t compress_tile(const tcspmm_csr *A, sp24 *s, int64_t t, float *dense,
+                             int64_t *bad_unit)
+{
+    int64_t units = s->cols_pad * s->elem_bytes / 8, k_tiles = s->cols_pad / sp24_ktile_cols(s->precision);
+    memset(s->meta + t * k_tiles * SP24_META_WORDS, 0, (size_t)k_tiles * SP24_META_WORDS * 4);
+    for (int64_t row = t * 16; row < t * 16 + 16; row++) {
+        memset(dense, 0, (size_t)s->cols_pad * sizeof(float));
+        if (row < A->rows)
+            for (int64_t k = A->row_ptr[row]; k < A->row_ptr[row + 1]; k++)
+                dense[A->col_idx[k]] += A->values[k];
+        for (int64_t c = 0; c < units; c++) {
+            if (!compress_unit(s, row, c, dense)) {
+                *bad_unit = c;
+                return row;
+            }
+        }
+    }
+    return -1;
+}
+
+tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int threads,
+                            sp24 *out)
+{
+    memset(out, 0, sizeof *out);
+    if (precision == TCSPMM_PRECISION_FP32)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "sp24_compress: the sparse tensor cores have no fp32 mode");
+    out->precision = precision;
+    out->rows = A->rows;
+    out->cols = A->cols;
+    out->elem_bytes = precision == TCSPMM_PRECISION_TF32 ? 4 : 2;
+    out->rows_pad = round_up(A->rows > 0 ? A->rows : 1, SP24_ROW_TILE);
+    out->cols_pad = round_up(A->cols > 0 ? A->cols : 1, sp24_ktile_cols(precision));
+    int64_t tiles = out->rows_pad / 16, k_tiles = out->cols_pad / sp24_ktile_cols(precision);
+    out->values = malloc((size_t)(out->rows_pad * (out->cols_pad / 2) * out->elem_bytes));
+    out->meta = malloc((size_t)(tiles * k_tiles * SP24_META_WORDS) * sizeof(uint32_t));
+    if (!out->values || !out->meta) {
+        sp24_free(out);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "sp24_compress: out of memory for %lld x %lld",
+                           (long long)A->rows, (long long)A->cols);
+    }
+    int64_t bad_row = -1, bad_unit = -1;
+    int alloc_failed = 0;
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+    {
+        float *dense = malloc((size_t)out->cols_pad * sizeof(float));
+        if (!dense) {
+#pragma omp atomic write
+            alloc_failed = 1;
+        }
+#pragma omp for schedule(dynamic, 4)
+        for (int64_t t = 0; t < tiles; t++) {
+            if (!dense) continue;
+            int64_t unit = -1, row = compress_tile(A, out, t, dense, &unit);
+            if (row < 0) continue;
+#pragma omp critical(sp24_bad)
+            if (bad_row < 0 || row < bad_row) bad_row = row, bad_unit = unit;
+        }
+        free(dense);
+    }
+    if (alloc_failed) {
+        sp24_free(out);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "sp24_compress: out of memory");
+    }
+    if (bad_row >= 0) {
+        int width = out->elem_bytes == 4 ? 2 : 4;
+        sp24_free(out);
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "sp24_compress: row %lld, columns %lld..%lld hold more than %d "
+                           "entries: the matrix is not %s",
+                           (long long)bad_row, (long long)(bad_unit * width),
+                           (long long)(bad_unit * width + width - 1), width / 2,
+                           width == 2 ? "1:2 (needed for tf32)" : "2:4");
+    }
+    for (int64_t k = 0; precision == TCSPMM_PRECISION_FP16 && k < A->nnz; k++) {
+        if (!isinf(sp24_round(A->values[k], precision))) continue;
+        sp24_free(out);
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "sp24_compress: value %g (entry %lld) overflows fp16",
+                           (double)A->values[k], (long long)k);
+    }
+    return TCSPMM_SUCCESS;
+}
+
+/* Decompresses row `row` into d; 0 on a corrupt code. */
+static int decompress_row(const sp24 *s, int64_t row, float *d)
+{
+    int64_t units = s->cols_pad * s->elem_bytes / 8;
+    memset(d, 0, (size_t)s->cols * sizeof(float));
+    for (int64_t c = 0; c < units; c++) {
+        int64_t word;
+        int shift;
+        sp24_code_position(s, row, c, &word, &shift);
+        uint32_t code = (s->meta[word] >> shift) & 0xFu, i0 = code & 3u, i1 = code >> 2;
+        if (s->elem_bytes == 4) {
+            if (code != SP24_CODE_EMPTY && code != SP24_CODE_TF32_HI) return 0;
+            int64_t col = 2 * c + (code == SP24_CODE_TF32_HI);
+            if (col < s->cols) d[col] = load_value(s, row * (s->cols_pad / 2) + c);
+            continue;
+        }
+        if (i0 >= i1) return 0;
+        int64_t v = row * (s->cols_pad / 2) + 2 * c;
+        if (4 * c + i0 < s->cols) d[4 * c + i0] = load_value(s, v);
+        if (4 * c + i1 < s->cols) d[4 * c + i1] = load_value(s, v + 1);
+    }
+    return 1;
+}
+
+tcspmm_status sp24_decompress(const sp24 *s, float *dense, int64_t ld)
+{
+    int64_t bad_row = -1;
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int64_t row = 0; row < s->rows; row++) {
+        if (decompress_row(s, row, dense + row * ld)) continue;
+#pragma omp critical(sp24_bad_code)
+        if (bad_row < 0 || row < bad_row) bad_row = row;
+    }
+    if (bad_row >= 0)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "sp24_decompress: a corrupt metadata code in row %lld",
+                           (long long)bad_row);
+    return TCSPMM_SUCCESS;
+}
+
+void sp24_free(sp24 *s)
+{
+    free(s->values);
+    free(s->meta);
+    memset(s, 0, sizeof *s);
+}

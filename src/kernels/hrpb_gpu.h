@@ -1,0 +1,35 @@
+/* hrpb_gpu.h: the HRPB TF32 tensor-core path on the device: upload of an
+ * HRPB (with its virtual panels) and the launch of the kernel. Host code
+ * calls only these; src/kernels/hrpb_tf32.cu implements them. */
+#ifndef TCSPMM_HRPB_GPU_H
+#define TCSPMM_HRPB_GPU_H
+
+#include "../format/hrpb.h"
+#include "../loadbalance/wave_split.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hrpb_gpu hrpb_gpu; /* device copies of the HRPB arrays */
+
+/* Thread blocks of the kernel that fit on one SM for this N (from
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor), and the N columns one
+ * thread block covers. Needs a GPU. */
+tcspmm_status hrpb_gpu_occupancy(int64_t n, int *blocks_per_sm, int64_t *n_tile);
+
+/* Copies h and w to the device. */
+tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w, hrpb_gpu **out);
+
+/* C = alpha*A*B + beta*C with device pointers, enqueued on stream. */
+tcspmm_status hrpb_gpu_spmm(const hrpb_gpu *g, int64_t n, float alpha, const float *dB,
+                            int64_t ldb, float beta, float *dC, int64_t ldc,
+                            tcspmm_layout layout, void *stream);
+
+void hrpb_gpu_free(hrpb_gpu *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,57 @@
+/* hrpb_gpu_internal.h: what the .cu files of the HRPB device path share with
+ * each other and with their GPU test: the device copy of an HRPB, the choice
+ * of how a column-major B is read, and the two helper kernels (the beta
+ * pre-scale of split panels, the transpose of a column-major B). */
+#ifndef TCSPMM_HRPB_GPU_INTERNAL_H
+#define TCSPMM_HRPB_GPU_INTERNAL_H
+
+#include "hrpb_gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hrpb_gpu {
+    int panel_rows;           /* TM */
+    int64_t rows, cols;
+    int64_t num_vpanels;
+    int64_t num_split_panels; /* distinct panels cut into several parts */
+    int64_t *vp_block_ptr;    /* num_vpanels + 1 */
+    int64_t *vp_panel;        /* num_vpanels */
+    uint8_t *vp_split;        /* num_vpanels */
+    int64_t *split_panels;    /* num_split_panels panel indices */
+    int64_t *size_ptr;        /* num_blocks + 1 */
+    int32_t *active_cols;     /* num_blocks * HRPB_TK */
+    uint8_t *packed;
+};
+
+/* How the kernel reads a column-major B: gathered element by element where
+ * it lies, or after a transpose into a row-major workspace. */
+typedef enum hrpb_colb_mode {
+    HRPB_COLB_AUTO = 0,
+    HRPB_COLB_DIRECT = 1,
+    HRPB_COLB_TRANSPOSE = 2
+} hrpb_colb_mode;
+
+/* hrpb_gpu_spmm with the column-major-B strategy forced (AUTO: the rule
+ * hrpb_gpu_spmm uses). Row-major B ignores mode. */
+tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float alpha, const float *dB,
+                                 int64_t ldb, float beta, float *dC, int64_t ldc,
+                                 tcspmm_layout layout, hrpb_colb_mode mode, void *stream);
+
+/* C rows of the listed panels (TM rows each, clipped at rows) times beta,
+ * or set to zero when beta == 0, over n columns; C(i, j) at i*c_si + j*c_sj. */
+tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t count, int panel_rows,
+                                int64_t rows, int64_t n, float beta, float *dC, int64_t c_si,
+                                int64_t c_sj, void *stream);
+
+/* dT (rows x n, row-major, leading dimension ldt) = dS (rows x n,
+ * column-major, leading dimension lds). */
+tcspmm_status dense_transpose_to_row_major(const float *dS, int64_t lds, int64_t rows, int64_t n,
+                                           float *dT, int64_t ldt, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

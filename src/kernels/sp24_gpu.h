@@ -1,0 +1,47 @@
+/* sp24_gpu.h: the structured-sparsity path on the device: upload of a
+ * compressed 2:4 / 1:2 matrix (format/sparse24.h) and C = alpha*A*B + beta*C
+ * on the sparse tensor cores (mma.sp::ordered_metadata; m16n8k32 bf16/fp16,
+ * m16n8k16 tf32, f32 accumulation). Host code calls only these;
+ * src/kernels/sp24_mma.cu implements them.
+ *
+ * How a call runs: B (fp32, bf16 or fp16; either layout, any ldb) is first
+ * packed on the device into a zero-padded, k-contiguous copy in the kernel's
+ * precision (fp32 is rounded to nearest: bf16/fp16 ties to even, tf32 ties
+ * away), kept in a scratch buffer of the handle; then the mma.sp kernel runs
+ * with a 4-stage cp.async pipeline on 128x128 tiles (64x64 when the big tiles
+ * would not fill the GPU), masking only its stores to C. */
+#ifndef TCSPMM_SP24_GPU_H
+#define TCSPMM_SP24_GPU_H
+
+#include "../format/sparse24.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The element type of B given to sp24_gpu_spmm. */
+enum { SP24_B_FP32 = 0, SP24_B_BF16 = 1, SP24_B_FP16 = 2 };
+
+typedef struct sp24_gpu sp24_gpu; /* device copies of an sp24, and B scratch */
+
+/* Copies s to the current device. */
+tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out);
+
+/* C (rows x n, fp32) = alpha*A*B + beta*C with device pointers; B is cols x n
+ * of element type b_type: SP24_B_FP32 for any precision, SP24_B_BF16 only
+ * for a BF16 matrix, SP24_B_FP16 only for an FP16 one. B and C are both in
+ * `layout` with leading dimensions ldb and ldc. beta == 0: C is not read.
+ * Enqueued on stream (a cudaStream_t, NULL = legacy default). The handle's
+ * B scratch is reused: calls on one handle must not overlap on different
+ * streams (growing it synchronizes the device). */
+tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, const void *dB, int b_type,
+                            int64_t ldb, float beta, float *dC, int64_t ldc,
+                            tcspmm_layout layout, void *stream);
+
+void sp24_gpu_free(sp24_gpu *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

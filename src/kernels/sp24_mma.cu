@@ -1,0 +1,424 @@
+/* sp24_mma.cu: the 2:4 / 1:2 sparse tensor-core SpMM (sp24_gpu.h): the
+ * packing of B into the kernel's precision and the mma.sp kernel, with its
+ * upload and launch. The compressed layout it reads is format/sparse24.h's. */
+#include "sp24_gpu.h"
+
+#include "../error.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* The kernel's element type: the mma.sp flavour and what B is packed into. */
+enum { ELEM_TF32 = 0, ELEM_BF16 = 1, ELEM_FP16 = 2 };
+
+#define PACK_TILE 32   /* pack_b: a 32 x 32 tile of B per block */
+#define PACK_ROWS 8    /* ... with 32 x 8 threads */
+#define N_ALIGN 128    /* packed B has a multiple of this many columns of C */
+#define STAGES 4       /* cp.async pipeline depth */
+#define B_TILE_BYTES 128 /* packed B bytes of one column n per k-tile */
+
+struct sp24_gpu {
+    tcspmm_precision precision;
+    int64_t rows, cols, rows_pad, cols_pad;
+    int elem_bytes, num_sms;
+    void *values;
+    uint32_t *meta;
+    void *b_packed;
+    size_t b_packed_bytes;
+};
+
+/* ------------------------------------------------------------------ */
+/* Conversions to the kernel's element type (round to nearest). */
+
+template <typename T> __device__ float load_as_float(const T *p);
+template <> __device__ float load_as_float<float>(const float *p) { return *p; }
+template <> __device__ float load_as_float<__nv_bfloat16>(const __nv_bfloat16 *p)
+{
+    return __bfloat162float(*p);
+}
+template <> __device__ float load_as_float<__half>(const __half *p) { return __half2float(*p); }
+
+template <int ELEM> struct elem_traits;
+template <> struct elem_traits<ELEM_TF32> {
+    typedef float type;
+    static __device__ type from_float(float x)
+    {
+        uint32_t u;
+        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(x));
+        return __uint_as_float(u);
+    }
+};
+template <> struct elem_traits<ELEM_BF16> {
+    typedef __nv_bfloat16 type;
+    static __device__ type from_float(float x) { return __float2bfloat16_rn(x); }
+};
+template <> struct elem_traits<ELEM_FP16> {
+    typedef __half type;
+    static __device__ type from_float(float x) { return __float2half_rn(x); }
+};
+
+/* pack_b: Bp (n_pad rows of k_pad, k contiguous) = B (k x n, in layout with
+ * ldb) converted to the element type, zero outside k x n. Each block owns a
+ * 32 x 32 tile of (k, n), staged through shared memory so that reads run
+ * along B's contiguous dimension and writes along k; thread (x, y) moves
+ * elements x and rows y, y + 8, y + 16, y + 24 of the tile. */
+template <typename In, int ELEM>
+__global__ void pack_b(const In *__restrict__ B, int64_t ldb, int row_major, int64_t k,
+                       int64_t n, int64_t k_pad, typename elem_traits<ELEM>::type *__restrict__ Bp)
+{
+    __shared__ float tile[PACK_TILE][PACK_TILE + 1]; /* [k][n] */
+    int64_t k0 = (int64_t)blockIdx.x * PACK_TILE, n0 = (int64_t)blockIdx.y * PACK_TILE;
+    int x = threadIdx.x;
+    for (int y = threadIdx.y; y < PACK_TILE; y += PACK_ROWS) {
+        int64_t kk = row_major ? k0 + y : k0 + x, nn = row_major ? n0 + x : n0 + y;
+        float v = 0.0f;
+        if (kk < k && nn < n) v = load_as_float(B + (row_major ? kk * ldb + nn : nn * ldb + kk));
+        if (row_major) tile[y][x] = v;
+        else tile[x][y] = v;
+    }
+    __syncthreads();
+    for (int y = threadIdx.y; y < PACK_TILE; y += PACK_ROWS)
+        Bp[(n0 + y) * k_pad + k0 + x] = elem_traits<ELEM>::from_float(tile[x][y]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Warp-level primitives. */
+
+__device__ __forceinline__ void cp_async16(void *smem, const void *gmem)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+__device__ __forceinline__ void ldmatrix_x4(uint32_t r[4], const void *smem)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s));
+}
+
+/* d += A(16 x k, 2:4 or 1:2, compressed in a) * B(k x 8) with metadata e
+ * from the thread pair SEL of each group of four lanes. */
+template <int ELEM, int SEL> struct mma_sp;
+#define MMA_SP_ASM(shape_types)                                                               \
+    asm volatile("mma.sp::ordered_metadata.sync.aligned." shape_types                         \
+                 " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11},"                   \
+                 " {%0, %1, %2, %3}, %12, %13;\n"                                             \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                             \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),          \
+                   "r"(b[2]), "r"(b[3]), "r"(e), "n"(SEL))
+template <int SEL> struct mma_sp<ELEM_TF32, SEL> {
+    static __device__ __forceinline__ void run(float d[4], const uint32_t a[4], const uint32_t b[4],
+                                               uint32_t e)
+    {
+        MMA_SP_ASM("m16n8k16.row.col.f32.tf32.tf32.f32");
+    }
+};
+template <int SEL> struct mma_sp<ELEM_BF16, SEL> {
+    static __device__ __forceinline__ void run(float d[4], const uint32_t a[4], const uint32_t b[4],
+                                               uint32_t e)
+    {
+        MMA_SP_ASM("m16n8k32.row.col.f32.bf16.bf16.f32");
+    }
+};
+template <int SEL> struct mma_sp<ELEM_FP16, SEL> {
+    static __device__ __forceinline__ void run(float d[4], const uint32_t a[4], const uint32_t b[4],
+                                               uint32_t e)
+    {
+        MMA_SP_ASM("m16n8k32.row.col.f32.f16.f16.f32");
+    }
+};
+
+/* ------------------------------------------------------------------ */
+/* sp24_spmm: C = alpha*A*B + beta*C on the sparse tensor cores.
+ *
+ * Block: a BM x BN tile of C, looping over k-tiles (64 compressed bytes of A
+ * per row = two mma k-steps; B_TILE_BYTES of packed B per column), staged
+ * by cp.async through STAGES shared-memory buffers. A rows (64 B) and B
+ * columns (128 B) are stored with their 16-byte chunks XOR-swizzled so each
+ * ldmatrix phase hits 8 distinct bank groups.
+ * Warp: a (BM/WM) x (BN/WN) sub-tile: MT x NT mma tiles of 16 x 8. Per
+ * k-tile it reads one metadata word per 16-row tile (lane-ordered, so one
+ * conflict-free 32-bit load), and per k-step the A fragments (ldmatrix.x4 of
+ * 16 rows x 32 B) and the B fragments (ldmatrix.x4 of 8 columns x 64 B),
+ * then issues MT*NT mma.sp with sparsity selector = k-step.
+ * Thread: 4 accumulators per mma tile (rows g, g+8; columns 2q, 2q+1 where
+ * g = lane/4, q = lane%4), written to C with edge masks. */
+template <int ELEM, int BM, int BN, int WM, int WN>
+__global__ void __launch_bounds__(WM *WN * 32)
+    sp24_spmm(const uint8_t *__restrict__ A, const uint32_t *__restrict__ meta,
+              const uint8_t *__restrict__ Bp, int64_t a_row_bytes, int64_t b_col_bytes,
+              int k_tiles, int64_t m, int64_t n, float alpha, float beta, float *__restrict__ C,
+              int64_t ldc, int row_major)
+{
+    constexpr int THREADS = WM * WN * 32, MT = BM / WM / 16, NT = BN / WN / 8;
+    constexpr int A_BYTES = BM * SP24_KTILE_BYTES, B_BYTES = BN * B_TILE_BYTES;
+    constexpr int E_BYTES = BM / 16 * SP24_META_WORDS * 4;
+    constexpr int STAGE_BYTES = A_BYTES + B_BYTES + E_BYTES;
+    extern __shared__ __align__(128) uint8_t smem[];
+
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int wm = warp / WN, wn = warp % WN;
+    const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
+    const uint8_t *a_block = A + m0 * a_row_bytes;
+    const uint8_t *b_block = Bp + n0 * b_col_bytes;
+    const uint8_t *e_block = (const uint8_t *)meta + (m0 / 16) * k_tiles * (SP24_META_WORDS * 4);
+
+    auto load_stage = [&](int stage, int kt) {
+        uint8_t *sa = smem + stage * STAGE_BYTES, *sb = sa + A_BYTES, *se = sb + B_BYTES;
+        for (int i = tid; i < BM * 4; i += THREADS) {
+            int r = i / 4, c = i % 4;
+            cp_async16(sa + r * 64 + ((c ^ ((r >> 1) & 3)) * 16),
+                       a_block + r * a_row_bytes + kt * SP24_KTILE_BYTES + c * 16);
+        }
+        for (int i = tid; i < BN * 8; i += THREADS) {
+            int r = i / 8, c = i % 8;
+            cp_async16(sb + r * 128 + ((c ^ (r & 7)) * 16),
+                       b_block + r * b_col_bytes + kt * B_TILE_BYTES + c * 16);
+        }
+        for (int i = tid; i < BM / 16 * 8; i += THREADS) {
+            int t = i / 8, c = i % 8;
+            cp_async16(se + t * 128 + c * 16,
+                       e_block + ((int64_t)t * k_tiles + kt) * (SP24_META_WORDS * 4) + c * 16);
+        }
+    };
+
+    float acc[MT][NT][4];
+#pragma unroll
+    for (int i = 0; i < MT; i++)
+#pragma unroll
+        for (int j = 0; j < NT; j++)
+#pragma unroll
+            for (int r = 0; r < 4; r++) acc[i][j][r] = 0.0f;
+
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < k_tiles) load_stage(s, s);
+        cp_async_commit();
+    }
+
+    for (int kt = 0; kt < k_tiles; kt++) {
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        if (kt + STAGES - 1 < k_tiles) load_stage((kt + STAGES - 1) % STAGES, kt + STAGES - 1);
+        cp_async_commit();
+
+        const uint8_t *sa = smem + (kt % STAGES) * STAGE_BYTES, *sb = sa + A_BYTES,
+                      *se = sb + B_BYTES;
+        uint32_t e[MT];
+#pragma unroll
+        for (int i = 0; i < MT; i++)
+            e[i] = ((const uint32_t *)se)[(wm * MT + i) * SP24_META_WORDS + lane];
+#pragma unroll
+        for (int step = 0; step < 2; step++) {
+            uint32_t a[MT][4], b[NT][4];
+#pragma unroll
+            for (int i = 0; i < MT; i++) {
+                int r = wm * MT * 16 + i * 16 + (lane & 15), c = 2 * step + (lane >> 4);
+                ldmatrix_x4(a[i], sa + r * 64 + ((c ^ ((r >> 1) & 3)) * 16));
+            }
+#pragma unroll
+            for (int j = 0; j < NT; j++) {
+                int r = wn * NT * 8 + j * 8 + (lane & 7), c = 4 * step + (lane >> 3);
+                ldmatrix_x4(b[j], sb + r * 128 + ((c ^ (r & 7)) * 16));
+            }
+#pragma unroll
+            for (int i = 0; i < MT; i++)
+#pragma unroll
+                for (int j = 0; j < NT; j++) {
+                    if (step == 0) mma_sp<ELEM, 0>::run(acc[i][j], a[i], b[j], e[i]);
+                    else mma_sp<ELEM, 1>::run(acc[i][j], a[i], b[j], e[i]);
+                }
+        }
+    }
+    cp_async_wait<0>();
+
+    const int g = lane / 4, q = lane % 4;
+#pragma unroll
+    for (int i = 0; i < MT; i++)
+#pragma unroll
+        for (int j = 0; j < NT; j++)
+#pragma unroll
+            for (int r = 0; r < 4; r++) {
+                int64_t row = m0 + wm * MT * 16 + i * 16 + g + (r / 2) * 8;
+                int64_t col = n0 + wn * NT * 8 + j * 8 + 2 * q + (r % 2);
+                if (row >= m || col >= n) continue;
+                float *c = C + (row_major ? row * ldc + col : col * ldc + row);
+                float v = alpha * acc[i][j][r];
+                if (beta != 0.0f) v += beta * *c;
+                *c = v;
+            }
+}
+
+/* ------------------------------------------------------------------ */
+/* Host side. */
+
+template <int ELEM, int BM, int BN, int WM, int WN> struct spmm_config {
+    static constexpr int THREADS = WM * WN * 32;
+    static constexpr int SMEM =
+        STAGES * (BM * SP24_KTILE_BYTES + BN * B_TILE_BYTES + BM / 16 * SP24_META_WORDS * 4);
+    static tcspmm_status prepare()
+    {
+        return TCSPMM_CUDA(cudaFuncSetAttribute(sp24_spmm<ELEM, BM, BN, WM, WN>,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                SMEM));
+    }
+    static tcspmm_status launch(const sp24_gpu *g, int64_t n, float alpha, float beta, float *dC,
+                                int64_t ldc, int row_major, cudaStream_t stream)
+    {
+        dim3 grid((unsigned)((n + BN - 1) / BN), (unsigned)(g->rows_pad / BM));
+        int k_tiles = (int)(g->cols_pad / sp24_ktile_cols(g->precision));
+        sp24_spmm<ELEM, BM, BN, WM, WN><<<grid, THREADS, SMEM, stream>>>(
+            (const uint8_t *)g->values, g->meta, (const uint8_t *)g->b_packed,
+            g->cols_pad / 2 * g->elem_bytes, g->cols_pad * g->elem_bytes, k_tiles, g->rows, n,
+            alpha, beta, dC, ldc, row_major);
+        return TCSPMM_CUDA(cudaGetLastError());
+    }
+    static int64_t blocks(const sp24_gpu *g, int64_t n)
+    {
+        return (g->rows_pad / BM) * ((n + BN - 1) / BN);
+    }
+};
+
+template <int ELEM> struct configs {
+    typedef spmm_config<ELEM, 128, 128, 2, 2> big;
+    typedef spmm_config<ELEM, 64, 64, 2, 2> small;
+};
+
+template <int ELEM>
+static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *dB, int b_type,
+                              int64_t ldb, float beta, float *dC, int64_t ldc, int row_major,
+                              cudaStream_t stream)
+{
+    typedef typename elem_traits<ELEM>::type T;
+    int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
+    dim3 grid((unsigned)(g->cols_pad / PACK_TILE), (unsigned)(n_pad / PACK_TILE));
+    dim3 block(PACK_TILE, PACK_ROWS);
+    T *bp = (T *)g->b_packed;
+    if (b_type == SP24_B_FP32)
+        pack_b<float, ELEM><<<grid, block, 0, stream>>>((const float *)dB, ldb, row_major,
+                                                        g->cols, n, g->cols_pad, bp);
+    else if (b_type == SP24_B_BF16)
+        pack_b<__nv_bfloat16, ELEM><<<grid, block, 0, stream>>>(
+            (const __nv_bfloat16 *)dB, ldb, row_major, g->cols, n, g->cols_pad, bp);
+    else
+        pack_b<__half, ELEM><<<grid, block, 0, stream>>>((const __half *)dB, ldb, row_major,
+                                                         g->cols, n, g->cols_pad, bp);
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    if (configs<ELEM>::big::blocks(g, n) >= g->num_sms)
+        return configs<ELEM>::big::launch(g, n, alpha, beta, dC, ldc, row_major, stream);
+    return configs<ELEM>::small::launch(g, n, alpha, beta, dC, ldc, row_major, stream);
+}
+
+template <int ELEM> static tcspmm_status prepare_elem()
+{
+    TCSPMM_TRY(configs<ELEM>::big::prepare());
+    return configs<ELEM>::small::prepare();
+}
+
+static int elem_of(tcspmm_precision p)
+{
+    return p == TCSPMM_PRECISION_TF32 ? ELEM_TF32 : p == TCSPMM_PRECISION_BF16 ? ELEM_BF16
+                                                                                : ELEM_FP16;
+}
+
+extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
+{
+    *out = NULL;
+    if (s->precision == TCSPMM_PRECISION_FP32 || !s->values || !s->meta)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "sp24_gpu_upload: not a compressed tf32/bf16/fp16 matrix");
+    if (s->rows_pad / 64 > 65535)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "sp24_gpu_upload: %lld rows exceed the kernel's grid",
+                           (long long)s->rows);
+    sp24_gpu *g = (sp24_gpu *)calloc(1, sizeof *g);
+    if (!g) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "sp24_gpu_upload: out of memory");
+    g->precision = s->precision;
+    g->rows = s->rows;
+    g->cols = s->cols;
+    g->rows_pad = s->rows_pad;
+    g->cols_pad = s->cols_pad;
+    g->elem_bytes = s->elem_bytes;
+    size_t vbytes = (size_t)(s->rows_pad * (s->cols_pad / 2) * s->elem_bytes);
+    size_t ebytes = (size_t)(s->rows_pad / 16 * (s->cols_pad / sp24_ktile_cols(s->precision)) *
+                             SP24_META_WORDS) * sizeof(uint32_t);
+    int device = 0;
+    tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&device));
+    if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&g->num_sms, cudaDevAttrMultiProcessorCount,
+                                                     device));
+    if (!st) st = TCSPMM_CUDA(cudaMalloc(&g->values, vbytes));
+    if (!st) st = TCSPMM_CUDA(cudaMalloc((void **)&g->meta, ebytes));
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(g->values, s->values, vbytes, cudaMemcpyHostToDevice));
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(g->meta, s->meta, ebytes, cudaMemcpyHostToDevice));
+    if (!st) {
+        int e = elem_of(s->precision);
+        st = e == ELEM_TF32 ? prepare_elem<ELEM_TF32>()
+             : e == ELEM_BF16 ? prepare_elem<ELEM_BF16>() : prepare_elem<ELEM_FP16>();
+    }
+    if (st) {
+        sp24_gpu_free(g);
+        return st;
+    }
+    *out = g;
+    return TCSPMM_SUCCESS;
+}
+
+extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, const void *dB,
+                                       int b_type, int64_t ldb, float beta, float *dC,
+                                       int64_t ldc, tcspmm_layout layout, void *stream)
+{
+    if (!g || n < 0 || (n > 0 && g->rows > 0 && (!dB || !dC)))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "sp24_gpu_spmm: null handle or pointer, or n = %lld < 0", (long long)n);
+    int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    int64_t min_ldb = row_major ? n : g->cols, min_ldc = row_major ? n : g->rows;
+    if (ldb < (min_ldb > 1 ? min_ldb : 1) || ldc < (min_ldc > 1 ? min_ldc : 1))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "sp24_gpu_spmm: ldb = %lld or ldc = %lld below %lld / %lld",
+                           (long long)ldb, (long long)ldc, (long long)min_ldb,
+                           (long long)min_ldc);
+    int elem = elem_of(g->precision);
+    if (!(b_type == SP24_B_FP32 || (b_type == SP24_B_BF16 && elem == ELEM_BF16) ||
+          (b_type == SP24_B_FP16 && elem == ELEM_FP16)))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "sp24_gpu_spmm: B type %d does not fit a %s matrix", b_type,
+                           tcspmm_precision_name(g->precision));
+    if (n == 0 || g->rows == 0) return TCSPMM_SUCCESS;
+    int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
+    if (n_pad / PACK_TILE > 65535)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "sp24_gpu_spmm: n = %lld too large",
+                           (long long)n);
+    size_t need = (size_t)(n_pad * g->cols_pad * g->elem_bytes);
+    if (need > g->b_packed_bytes) {
+        TCSPMM_TRY(TCSPMM_CUDA(cudaFree(g->b_packed)));
+        g->b_packed = NULL;
+        g->b_packed_bytes = 0;
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&g->b_packed, need)));
+        g->b_packed_bytes = need;
+    }
+    cudaStream_t s = (cudaStream_t)stream;
+    if (elem == ELEM_TF32)
+        return run_elem<ELEM_TF32>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major, s);
+    if (elem == ELEM_BF16)
+        return run_elem<ELEM_BF16>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major, s);
+    return run_elem<ELEM_FP16>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major, s);
+}
+
+extern "C" void sp24_gpu_free(sp24_gpu *g)
+{
+    if (!g) return;
+    cudaFree(g->values);
+    cudaFree(g->meta);
+    cudaFree(g->b_packed);
+    free(g);
+}

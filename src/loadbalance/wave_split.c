@@ -1,0 +1,90 @@
+/* wave_split.c: wave-aware splitting of heavy HRPB panels into virtual
+ * panels (wave_split.h, cuTeSpMM paper section 5). A count pass gives each
+ * panel its number of parts, a prefix sum places them, and a fill pass cuts
+ * each panel's blocks into parts of floor-divided, about equal sizes.
+ *
+ * The panel count cancels out of the partition ratio:
+ *   partition_ratio(p) = blocks(p) * resident / (total blocks * n_tiles),
+ * with resident = SMs * blocks per SM, and num_waves > 1 iff
+ * panels * n_tiles > resident. Both are decided in exact integer arithmetic
+ * (128-bit products), so ratios of exactly 1 (the paper's example) never
+ * split by rounding. */
+#include "wave_split.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../error.h"
+
+void wave_split_free(wave_split *w)
+{
+    if (!w) return;
+    free(w->vp_panel);
+    free(w->vp_block_ptr);
+    free(w->vp_split);
+    memset(w, 0, sizeof *w);
+}
+
+tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms, int blocks_per_sm,
+                               wave_split *out)
+{
+    if (!out) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "wave_split_build: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!h || n_tiles < 1 || num_sms < 1 || blocks_per_sm < 1)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "wave_split_build: NULL HRPB or n_tiles=%lld, num_sms=%d, "
+                           "blocks_per_sm=%d (each must be >= 1)",
+                           (long long)n_tiles, num_sms, blocks_per_sm);
+    __extension__ typedef unsigned __int128 u128;
+    const int64_t np = h->num_panels, nb = h->num_blocks;
+    const int64_t resident = (int64_t)num_sms * blocks_per_sm;
+    const int may_split = nb > 0 && (u128)np * (u128)n_tiles > (u128)resident;
+    out->waves = (double)np * (double)n_tiles / (double)resident;
+
+    /* parts[p]: ceil(partition_ratio) when that is >= 2 and waves > 1 (at
+     * most one part per block), else 1; then its prefix sum. */
+    int64_t *parts = malloc(((size_t)np + 1) * sizeof(int64_t));
+    if (!parts)
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "wave_split_build: cannot allocate %lld panel counts", (long long)np);
+    parts[0] = 0;
+    int64_t split = 0;
+#pragma omp parallel for schedule(static) reduction(+ : split)
+    for (int64_t p = 0; p < np; p++) {
+        int64_t blocks = h->block_ptr[p + 1] - h->block_ptr[p], k = 1;
+        if (may_split) {
+            u128 num = (u128)blocks * (u128)resident, den = (u128)nb * (u128)n_tiles;
+            u128 want = (num + den - 1) / den; /* ceil(partition_ratio) */
+            if (want >= 2) k = want < (u128)blocks ? (int64_t)want : blocks;
+        }
+        parts[p + 1] = k;
+        split += k > 1;
+    }
+    for (int64_t p = 0; p < np; p++) parts[p + 1] += parts[p];
+    const int64_t nv = parts[np];
+    out->num_vpanels = nv;
+    out->split_panels = split;
+    out->vp_panel = malloc(((size_t)nv + 1) * sizeof(int64_t));
+    out->vp_block_ptr = malloc(((size_t)nv + 1) * sizeof(int64_t));
+    out->vp_split = malloc((size_t)nv + 1);
+    if (!out->vp_panel || !out->vp_block_ptr || !out->vp_split) {
+        free(parts);
+        wave_split_free(out);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "wave_split_build: cannot allocate %lld virtual panels", (long long)nv);
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < np; p++) {
+        int64_t first = h->block_ptr[p], blocks = h->block_ptr[p + 1] - first;
+        int64_t k = parts[p + 1] - parts[p];
+        for (int64_t q = 0; q < k; q++) {
+            int64_t v = parts[p] + q;
+            out->vp_panel[v] = p;
+            out->vp_block_ptr[v] = first + blocks * q / k;
+            out->vp_split[v] = k > 1;
+        }
+    }
+    out->vp_block_ptr[nv] = h->num_blocks;
+    free(parts);
+    return TCSPMM_SUCCESS;
+}

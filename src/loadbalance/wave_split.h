@@ -1,0 +1,43 @@
+/* wave_split.h: wave-aware splitting of heavy HRPB panels along K into
+ * virtual panels (cuTeSpMM paper section 5).
+ *
+ *   num_loads(p)       = blocks(p) / mean blocks per panel
+ *   num_waves          = thread blocks / (SMs * resident blocks per SM),
+ *                        thread blocks = panels * ceil(expected_n / N tile)
+ *   partition_ratio(p) = num_loads(p) / num_waves
+ * A panel is split into ceil(partition_ratio) virtual panels of about equal
+ * block counts when that is 2 or more and num_waves > 1. Every panel, empty
+ * ones too, has at least one virtual panel (the kernel writes its rows of C).
+ * Virtual panels keep panel order, and the parts of a split panel are
+ * consecutive, so neighbouring panels run together (B reuse in L2). */
+#ifndef TCSPMM_WAVE_SPLIT_H
+#define TCSPMM_WAVE_SPLIT_H
+
+#include "../format/hrpb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wave_split {
+    int64_t num_vpanels;
+    int64_t *vp_panel;     /* num_vpanels: original panel of each virtual panel */
+    int64_t *vp_block_ptr; /* num_vpanels + 1: blocks of v are
+                              [vp_block_ptr[v], vp_block_ptr[v+1]) */
+    uint8_t *vp_split;     /* num_vpanels: 1 if its panel has several parts
+                              (partial sums must be added atomically) */
+    int64_t split_panels;  /* panels cut into 2 or more parts */
+    double waves;          /* num_waves before splitting */
+} wave_split;
+
+/* n_tiles: thread blocks per panel along N; num_sms * blocks_per_sm: the
+ * resident thread blocks of the whole GPU. */
+tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms,
+                               int blocks_per_sm, wave_split *out);
+void wave_split_free(wave_split *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,59 @@
+/* options.c: plan options, their defaults and checks, and the names of
+ * paths and precisions. */
+#include "options.h"
+
+#include "error.h"
+
+#include <string.h>
+
+void tcspmm_options_init(tcspmm_options *opt)
+{
+    if (!opt) return;
+    memset(opt, 0, sizeof *opt);
+    opt->path = TCSPMM_PATH_AUTO;
+    opt->precision = TCSPMM_PRECISION_TF32;
+    opt->panel_rows = 16;
+    opt->expected_n = 128;
+    opt->device = -1;
+}
+
+tcspmm_status options_check(const tcspmm_options *opt)
+{
+    if (opt->path < TCSPMM_PATH_AUTO || opt->path > TCSPMM_PATH_CPU)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "options: unknown path %d", (int)opt->path);
+    if (opt->precision < TCSPMM_PRECISION_TF32 || opt->precision > TCSPMM_PRECISION_FP16)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "options: unknown precision %d",
+                           (int)opt->precision);
+    if (opt->panel_rows != 16 && opt->panel_rows != 32)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "options: panel_rows is %d; it must be 16 or 32", opt->panel_rows);
+    if (opt->expected_n < 1)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "options: expected_n must be >= 1");
+    if (opt->num_sms < 0 || opt->blocks_per_sm < 0 || opt->host_threads < 0 || opt->device < -1)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "options: num_sms, blocks_per_sm, host_threads must be >= 0 and device >= -1");
+    return TCSPMM_SUCCESS;
+}
+
+const char *tcspmm_path_name(tcspmm_path path)
+{
+    switch (path) {
+    case TCSPMM_PATH_AUTO: return "auto";
+    case TCSPMM_PATH_CUSPARSE: return "cusparse";
+    case TCSPMM_PATH_HRPB: return "hrpb";
+    case TCSPMM_PATH_SPARSE24: return "sparse24";
+    case TCSPMM_PATH_CPU: return "cpu";
+    }
+    return "unknown";
+}
+
+const char *tcspmm_precision_name(tcspmm_precision precision)
+{
+    switch (precision) {
+    case TCSPMM_PRECISION_TF32: return "tf32";
+    case TCSPMM_PRECISION_FP32: return "fp32";
+    case TCSPMM_PRECISION_BF16: return "bf16";
+    case TCSPMM_PRECISION_FP16: return "fp16";
+    }
+    return "unknown";
+}

@@ -1,0 +1,234 @@
+/* plan.c: tcspmm_plan_create and friends: validate and copy A, find the GPU,
+ * build HRPB and its virtual panels when a tensor-core path may run, choose
+ * the path, and upload what that path needs, once. */
+#include "plan.h"
+
+#include "auto_path.h"
+#include "error.h"
+#include "format/csr.h"
+#include "options.h"
+
+#include <cuda_runtime.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Defaults for load balancing when no GPU can be asked (an H100's SMs). */
+enum { DEFAULT_NUM_SMS = 132, DEFAULT_BLOCKS_PER_SM = 4, DEFAULT_N_TILE = 128 };
+
+static double now_ms(void) { return omp_get_wtime() * 1e3; }
+
+/* Sets plan->device and the device fields of info, or device = -1 with the
+ * reason in path_reason when no GPU can be used. */
+static tcspmm_status find_device(tcspmm_plan *plan)
+{
+    plan->device = -1;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        snprintf(plan->path_reason, sizeof plan->path_reason, "no CUDA device (%s)",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        cudaGetLastError(); /* clear the sticky-free error so later calls start clean */
+        return TCSPMM_SUCCESS;
+    }
+    int dev = plan->opt.device;
+    if (dev < 0) TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&dev)));
+    if (dev >= count)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "plan: device %d requested, %d present",
+                           dev, count);
+    TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(dev)));
+    struct cudaDeviceProp prop;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDeviceProperties(&prop, dev)));
+    plan->device = dev;
+    snprintf(plan->device_name, sizeof plan->device_name, "%s", prop.name);
+    plan->info.has_gpu = 1;
+    plan->info.num_sms = prop.multiProcessorCount;
+    return TCSPMM_SUCCESS;
+}
+
+/* Builds HRPB, its metrics and its virtual panels on the host. */
+static tcspmm_status build_hrpb(tcspmm_plan *plan)
+{
+    const tcspmm_options *opt = &plan->opt;
+    double t0 = now_ms();
+    TCSPMM_TRY(hrpb_build(&plan->A, opt->panel_rows, opt->host_threads, &plan->hrpb));
+    hrpb_metrics(&plan->hrpb, &plan->info);
+
+    int blocks_per_sm = DEFAULT_BLOCKS_PER_SM;
+    int64_t n_tile = DEFAULT_N_TILE;
+    if (plan->device >= 0) TCSPMM_TRY(hrpb_gpu_occupancy(opt->expected_n, &blocks_per_sm, &n_tile));
+    if (opt->blocks_per_sm > 0) blocks_per_sm = opt->blocks_per_sm;
+    int num_sms = plan->info.num_sms > 0 ? plan->info.num_sms : DEFAULT_NUM_SMS;
+    if (opt->num_sms > 0) num_sms = opt->num_sms;
+    plan->info.num_sms = num_sms;
+    plan->info.blocks_per_sm = blocks_per_sm;
+    int64_t n_tiles = (opt->expected_n + n_tile - 1) / n_tile;
+    TCSPMM_TRY(wave_split_build(&plan->hrpb, n_tiles, num_sms, blocks_per_sm, &plan->split));
+    plan->info.virtual_panels = plan->split.num_vpanels;
+    plan->info.split_panels = plan->split.split_panels;
+    plan->info.waves = plan->split.waves;
+    plan->info.preprocess_ms = now_ms() - t0;
+    return TCSPMM_SUCCESS;
+}
+
+/* A structured matrix goes to the sparse tensor cores only when it is dense
+ * enough for their dense-over-K work to pay: its entries fill at least a
+ * quarter of the compressed slots (rows x cols / 2). */
+static int sparse24_dense_enough(const tcspmm_csr *A)
+{
+    return (double)A->nnz * 4.0 >= (double)A->rows * (double)A->cols / 2.0;
+}
+
+/* Whether the sparse tensor cores can run A at a precision: TF32 needs 1:2,
+ * BF16 and FP16 need 2:4 (a 1:2 matrix is also 2:4). */
+static int sparse24_fits(sp24_structure s, tcspmm_precision p)
+{
+    if (p == TCSPMM_PRECISION_TF32) return s == SP24_1TO2;
+    return (p == TCSPMM_PRECISION_BF16 || p == TCSPMM_PRECISION_FP16) && s != SP24_NONE;
+}
+
+/* The arithmetic a path really uses for a requested precision. */
+static tcspmm_precision effective_precision(tcspmm_path path, tcspmm_precision want)
+{
+    if (path == TCSPMM_PATH_SPARSE24) return want;
+    if (path == TCSPMM_PATH_HRPB) return TCSPMM_PRECISION_TF32;
+    return TCSPMM_PRECISION_FP32; /* cuSPARSE, and the CPU's float64 accumulation */
+}
+
+/* Chooses the path from the request, the GPU, the structure and (for auto)
+ * the HRPB metrics, building HRPB where the choice or --info needs it. */
+static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s)
+{
+    tcspmm_path want = plan->opt.path;
+    tcspmm_precision prec = plan->opt.precision;
+    tcspmm_info *info = &plan->info;
+    char *why = plan->path_reason;
+    size_t len = sizeof plan->path_reason;
+    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->A);
+    if (want == TCSPMM_PATH_SPARSE24 && !sparse24_fits(s, prec))
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "plan: the sparse24 path needs a %s matrix for precision %s; this one is %s",
+                           prec == TCSPMM_PRECISION_TF32 ? "1:2" : "2:4", tcspmm_precision_name(prec),
+                           sparse24_structure_name(s));
+    if (want == TCSPMM_PATH_HRPB && prec == TCSPMM_PRECISION_FP32)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "plan: precision fp32 on the hrpb path (3xTF32) is not implemented yet");
+    int auto_on_gpu = want == TCSPMM_PATH_AUTO && plan->device >= 0;
+    if (want == TCSPMM_PATH_HRPB || (want == TCSPMM_PATH_AUTO && !(auto_on_gpu && structured)))
+        TCSPMM_TRY(build_hrpb(plan));
+
+    if (want == TCSPMM_PATH_CPU) {
+        info->path = TCSPMM_PATH_CPU;
+        snprintf(why, len, "requested");
+    } else if (plan->device < 0) {
+        info->path = TCSPMM_PATH_CPU; /* find_device wrote why */
+    } else if (want != TCSPMM_PATH_AUTO) {
+        info->path = want;
+        snprintf(why, len, "requested");
+    } else if (structured) {
+        info->path = TCSPMM_PATH_SPARSE24;
+        snprintf(why, len, "structure %s at precision %s: sparse tensor cores%s",
+                 sparse24_structure_name(s), tcspmm_precision_name(prec),
+                 prec == TCSPMM_PRECISION_TF32 ? "" : "; fp32 values and B are rounded to nearest");
+    } else if (prec == TCSPMM_PRECISION_FP32) {
+        info->path = TCSPMM_PATH_CUSPARSE;
+        snprintf(why, len, "precision fp32: cuSPARSE (the 3xTF32 kernel is not implemented yet)");
+    } else {
+        info->path = auto_path_choose(info, plan->opt.expected_n, why, len);
+    }
+    info->precision = effective_precision(info->path, prec);
+    return TCSPMM_SUCCESS;
+}
+
+static tcspmm_status upload(tcspmm_plan *plan)
+{
+    double t0 = now_ms();
+    if (plan->info.path == TCSPMM_PATH_CUSPARSE)
+        TCSPMM_TRY(cusparse_path_create(&plan->A, &plan->cusparse));
+    if (plan->info.path == TCSPMM_PATH_HRPB)
+        TCSPMM_TRY(hrpb_gpu_upload(&plan->hrpb, &plan->split, &plan->hrpb_dev));
+    if (plan->info.path == TCSPMM_PATH_SPARSE24) {
+        sp24 compressed;
+        TCSPMM_TRY(sp24_compress(&plan->A, plan->opt.precision, plan->opt.host_threads, &compressed));
+        tcspmm_status st = sp24_gpu_upload(&compressed, &plan->sp24_dev);
+        sp24_free(&compressed);
+        TCSPMM_TRY(st);
+    }
+    if (plan->device >= 0) TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceSynchronize()));
+    plan->info.upload_ms = now_ms() - t0;
+    return TCSPMM_SUCCESS;
+}
+
+static tcspmm_status plan_fill(tcspmm_plan *plan, const tcspmm_csr *A)
+{
+    TCSPMM_TRY(csr_copy(A, &plan->A));
+    tcspmm_info *info = &plan->info;
+    info->rows = A->rows;
+    info->cols = A->cols;
+    info->nnz = A->nnz;
+    info->synergy = "";
+    TCSPMM_TRY(find_device(plan));
+    sp24_structure s = sparse24_detect(&plan->A);
+    info->structure = sparse24_structure_name(s);
+    TCSPMM_TRY(choose_path(plan, s));
+    TCSPMM_TRY(upload(plan));
+    return TCSPMM_SUCCESS;
+}
+
+/* Frees everything a plan holds; keeps this thread's error message. */
+static void plan_free(tcspmm_plan *plan)
+{
+    if (plan->device >= 0) cudaSetDevice(plan->device);
+    cusparse_path_destroy(plan->cusparse);
+    hrpb_gpu_free(plan->hrpb_dev);
+    sp24_gpu_free(plan->sp24_dev);
+    hrpb_free(&plan->hrpb);
+    wave_split_free(&plan->split);
+    tcspmm_csr_free(&plan->A);
+    free(plan);
+}
+
+tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
+                                 tcspmm_plan **out)
+{
+    tcspmm_clear_error();
+    if (!A || !out)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_create: A or plan is NULL");
+    *out = NULL;
+    TCSPMM_TRY(tcspmm_csr_validate(A));
+    tcspmm_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "tcspmm_plan_create: out of memory");
+    if (opt) plan->opt = *opt;
+    else tcspmm_options_init(&plan->opt);
+    tcspmm_status st = options_check(&plan->opt);
+    if (!st) st = plan_fill(plan, A);
+    if (st) {
+        plan_free(plan);
+        return st;
+    }
+    if (plan->info.path != TCSPMM_PATH_CPU) { /* the host copy of HRPB is no longer needed */
+        hrpb_free(&plan->hrpb);
+        wave_split_free(&plan->split);
+    }
+    *out = plan;
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info)
+{
+    tcspmm_clear_error();
+    if (!plan || !info)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_info: plan or info is NULL");
+    *info = plan->info;
+    info->path_reason = plan->path_reason;
+    info->device_name = plan->device_name;
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status tcspmm_plan_destroy(tcspmm_plan *plan)
+{
+    tcspmm_clear_error();
+    if (plan) plan_free(plan);
+    return TCSPMM_SUCCESS;
+}

@@ -1,0 +1,28 @@
+/* plan.h: what a tcspmm_plan holds. plan.c fills it (validation, copies,
+ * preprocessing, upload, path choice); spmm.c runs it. */
+#ifndef TCSPMM_PLAN_H
+#define TCSPMM_PLAN_H
+
+#include "tcspmm.h"
+#include "cusparse_path.h"
+#include "format/hrpb.h"
+#include "loadbalance/wave_split.h"
+#include "format/sparse24.h"
+#include "kernels/hrpb_gpu.h"
+#include "kernels/sp24_gpu.h"
+
+struct tcspmm_plan {
+    tcspmm_csr A;            /* host copy, for the CPU path */
+    tcspmm_options opt;
+    tcspmm_info info;
+    char path_reason[256];
+    char device_name[256];
+    int device;              /* CUDA ordinal, -1 without a GPU */
+    cusparse_path *cusparse; /* NULL unless the plan runs on cuSPARSE */
+    hrpb hrpb;               /* zeroed unless built */
+    wave_split split;
+    hrpb_gpu *hrpb_dev;      /* NULL unless the plan runs on HRPB */
+    sp24_gpu *sp24_dev;      /* NULL unless the plan runs on SPARSE24 */
+};
+
+#endif

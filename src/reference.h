@@ -1,0 +1,50 @@
+/* reference.h: the float64 CPU reference SpMM and the comparison of a result
+ * against it, used by the tests and by spmm_run --check. */
+#ifndef TCSPMM_REFERENCE_H
+#define TCSPMM_REFERENCE_H
+
+#include "tcspmm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* acc[0..n) = sum_k A(i,k) * B(k, 0..n) in float64 (one row of A*B). */
+void csr_row_times_b(const tcspmm_csr *A, int64_t i, int64_t n, const float *B, int64_t ldb,
+                     tcspmm_layout layout, double *acc);
+
+/* alpha*A*B + beta*Cin accumulated in float64 with OpenMP, into out64
+ * (rows x n, row-major) when it is not NULL, else into out32 (float, in
+ * layout with leading dimension ldc; may be Cin itself). Cin is not read
+ * when beta == 0. The CPU path and the reference share this loop. */
+tcspmm_status csr_spmm_f64(const tcspmm_csr *A, int64_t n, double alpha, const float *B,
+                           int64_t ldb, double beta, const float *Cin, int64_t ldc,
+                           tcspmm_layout layout, double *out64, float *out32);
+
+/* ref (rows x n, row-major, float64) = alpha*A*B + beta*C0, with OpenMP.
+ * C0 is not read when beta == 0. */
+tcspmm_status reference_spmm(const tcspmm_csr *A, int64_t n, double alpha, const float *B,
+                             int64_t ldb, double beta, const float *C0, int64_t ldc,
+                             tcspmm_layout layout, double *ref);
+
+typedef struct compare_result {
+    double rel_err;     /* ||C - ref||_F / ||ref||_F (abs norm if ref is 0) */
+    double max_abs_err;
+    int64_t nonfinite;  /* NaN/Inf elements of C: unwritten or broken */
+    int pass;           /* rel_err <= tol and nonfinite == 0 */
+} compare_result;
+
+compare_result compare_to_reference(const float *C, int64_t ldc, tcspmm_layout layout,
+                                    const double *ref, int64_t rows, int64_t n, double tol);
+
+/* Element (i, j) of a dense matrix in a layout. */
+static inline int64_t dense_index(int64_t i, int64_t j, int64_t ld, tcspmm_layout layout)
+{
+    return layout == TCSPMM_LAYOUT_ROW_MAJOR ? i * ld + j : j * ld + i;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,113 @@
+/* spmm.c: tcspmm_spmm (device arrays, the plan's GPU path) and
+ * tcspmm_spmm_host (host arrays, OpenMP, float64 accumulation), with the
+ * argument checks they share. */
+#include "plan.h"
+
+#include "error.h"
+#include "reference.h"
+
+#include <cuda_runtime.h>
+#include <math.h>
+
+/* Checks sizes, leading dimensions, pointers and scalars of a product. */
+static tcspmm_status check_args(const char *fn, const tcspmm_plan *plan, int64_t n, float alpha,
+                                const void *B, int64_t ldb, float beta, const void *C, int64_t ldc,
+                                tcspmm_layout layout)
+{
+    if (!plan) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: plan is NULL", fn);
+    if (n < 0) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: n = %lld < 0", fn, (long long)n);
+    if (layout != TCSPMM_LAYOUT_ROW_MAJOR && layout != TCSPMM_LAYOUT_COL_MAJOR)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: unknown layout %d", fn, (int)layout);
+    if (!isfinite(alpha) || !isfinite(beta))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: alpha and beta must be finite", fn);
+    int64_t rows = plan->A.rows, cols = plan->A.cols;
+    int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    int64_t min_ldb = row_major ? n : cols, min_ldc = row_major ? n : rows;
+    if (ldb < (min_ldb > 1 ? min_ldb : 1) || ldc < (min_ldc > 1 ? min_ldc : 1))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "%s: ldb = %lld and ldc = %lld; %s layout needs ldb >= %lld, ldc >= %lld",
+                           fn, (long long)ldb, (long long)ldc, row_major ? "row-major" : "column-major",
+                           (long long)min_ldb, (long long)min_ldc);
+    int64_t outer_b = row_major ? cols : n, outer_c = row_major ? rows : n;
+    if ((outer_b > 0 && ldb > INT64_MAX / outer_b) || (outer_c > 0 && ldc > INT64_MAX / outer_c))
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "%s: B or C is too large to index", fn);
+    if (n > 0 && ((!B && cols > 0) || (!C && rows > 0)))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: B or C is NULL", fn);
+    return TCSPMM_SUCCESS;
+}
+
+/* Refuses host pointers where device memory is needed: a kernel reading
+ * them would fault and poison the whole CUDA context. */
+static tcspmm_status check_device_pointer(const void *p, const char *name)
+{
+    struct cudaPointerAttributes attr;
+    cudaError_t e = cudaPointerGetAttributes(&attr, p);
+    if (e != cudaSuccess) return tcspmm_cuda_status(e, "cudaPointerGetAttributes", __FILE__, __LINE__);
+    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "tcspmm_spmm: %s is not device memory (use tcspmm_spmm_host for host arrays)",
+                           name);
+    return TCSPMM_SUCCESS;
+}
+
+/* The sp24_gpu element type for a B type on a plan, or -1 if it does not fit. */
+static int sparse24_b_type(const tcspmm_plan *plan, tcspmm_datatype b_type)
+{
+    if (b_type == TCSPMM_R_32F) return SP24_B_FP32;
+    if (plan->info.path != TCSPMM_PATH_SPARSE24) return -1;
+    if (b_type == TCSPMM_R_16BF && plan->info.precision == TCSPMM_PRECISION_BF16) return SP24_B_BF16;
+    if (b_type == TCSPMM_R_16F && plan->info.precision == TCSPMM_PRECISION_FP16) return SP24_B_FP16;
+    return -1;
+}
+
+tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
+                          int64_t ldb, float beta, float *dC, int64_t ldc,
+                          tcspmm_layout layout, void *stream)
+{
+    return tcspmm_spmm_ex(plan, n, alpha, dB, TCSPMM_R_32F, ldb, beta, dC, ldc, layout, stream);
+}
+
+tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
+                             tcspmm_datatype b_type, int64_t ldb, float beta, float *dC,
+                             int64_t ldc, tcspmm_layout layout, void *stream)
+{
+    tcspmm_clear_error();
+    TCSPMM_TRY(check_args("tcspmm_spmm", plan, n, alpha, dB, ldb, beta, dC, ldc, layout));
+    int sp24_b = sparse24_b_type(plan, b_type);
+    if (sp24_b < 0)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "tcspmm_spmm_ex: B type %d needs a plan on the sparse24 path with the "
+                           "matching 16-bit precision (this one: %s, %s)",
+                           (int)b_type, tcspmm_path_name(plan->info.path),
+                           tcspmm_precision_name(plan->info.precision));
+    if (plan->device < 0)
+        return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_spmm: the plan has no GPU (%s); "
+                           "use tcspmm_spmm_host", plan->path_reason);
+    if (n == 0 || plan->A.rows == 0) return TCSPMM_SUCCESS;
+    int current = -1;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&current)));
+    if (current != plan->device) TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(plan->device)));
+    if (plan->A.cols > 0) TCSPMM_TRY(check_device_pointer(dB, "B"));
+    TCSPMM_TRY(check_device_pointer(dC, "C"));
+    switch (plan->info.path) {
+    case TCSPMM_PATH_CUSPARSE:
+        return cusparse_path_spmm(plan->cusparse, cusparse_path_default_alg(layout), n, alpha, dB,
+                                  ldb, beta, dC, ldc, layout, stream);
+    case TCSPMM_PATH_HRPB:
+        return hrpb_gpu_spmm(plan->hrpb_dev, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
+    case TCSPMM_PATH_SPARSE24:
+        return sp24_gpu_spmm(plan->sp24_dev, n, alpha, dB, sp24_b, ldb, beta, dC, ldc, layout, stream);
+    default:
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "tcspmm_spmm: path %s does not run on the GPU",
+                           tcspmm_path_name(plan->info.path));
+    }
+}
+
+tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, const float *B,
+                               int64_t ldb, float beta, float *C, int64_t ldc,
+                               tcspmm_layout layout)
+{
+    tcspmm_clear_error();
+    TCSPMM_TRY(check_args("tcspmm_spmm_host", plan, n, alpha, B, ldb, beta, C, ldc, layout));
+    return csr_spmm_f64(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
+}

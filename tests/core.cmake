@@ -1,0 +1,13 @@
+# core.cmake: tests of the public API, spmm_run, the cuSPARSE path and the
+# installed package.
+tcspmm_add_test(test_api SOURCES test_api.c matgen.c)
+tcspmm_add_test(gpu_cusparse SOURCES gpu_cusparse.c matgen.c LABELS gpu)
+
+add_test(NAME test_spmm_run
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_spmm_run.sh $<TARGET_FILE:spmm_run>
+          ${PROJECT_SOURCE_DIR}/data ${CMAKE_CURRENT_SOURCE_DIR}/run_cases)
+set_tests_properties(test_spmm_run PROPERTIES LABELS cpu)
+
+add_test(NAME test_install
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_install PROPERTIES LABELS cpu)

@@ -1,0 +1,517 @@
+/* gpu_hrpb.c: the HRPB TF32 kernel on the device against the float64
+ * reference: the generated edge cases at every N of the list, both panel
+ * heights, both layouts, leading dimensions above the minimum, beta zero and
+ * not, both ways of reading a column-major B, heavily split panels, repeat
+ * runs, and the bundled matrices of data/. C is poisoned with NaN before
+ * every run (its padding too, which must stay untouched).
+ *
+ * `gpu_hrpb --quick` runs a quarter of the N list (for compute-sanitizer);
+ * `gpu_hrpb --time [file.mtx ...]` instead times the kernel (CUDA events,
+ * warm-up, L2 flushed before each run, median of 50) at N = 32, 128, 512 on
+ * a generated 3D 27-point stencil and on the given files, and prints the
+ * GFLOP/s, the fraction of the compulsory-bytes floor, and the best of
+ * cuSPARSE's algorithms timed the same way. */
+#include <cuda_runtime.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "cusparse_path.h"
+#include "format/hrpb.h"
+#include "harness.h"
+#include "kernels/hrpb_gpu_internal.h"
+#include "loadbalance/wave_split.h"
+#include "matgen.h"
+#include "reference.h"
+#include "rng.h"
+
+#define CUDA_OK(call) CHECK_OK(TCSPMM_CUDA(call))
+
+static const int64_t test_ns[] = {1, 7, 8, 31, 32, 100, 128, 129, 512};
+enum { NUM_NS = sizeof test_ns / sizeof test_ns[0] };
+
+/* --quick (for compute-sanitizer): every fourth N only. */
+static int n_step = 1;
+
+/* One product on the device. */
+typedef struct run_desc {
+    int64_t n;
+    tcspmm_layout layout;
+    int64_t ld_pad;    /* added to the minimum leading dimension of B and C */
+    float alpha, beta;
+    hrpb_colb_mode colb;
+} run_desc;
+
+/* A's HRPB with its virtual panels, on both sides. */
+typedef struct device_matrix {
+    hrpb h;
+    wave_split w;
+    hrpb_gpu *g;
+} device_matrix;
+
+static tcspmm_status device_matrix_make(const tcspmm_csr *A, int tm, int64_t n_tiles,
+                                        int num_sms, int blocks_per_sm, device_matrix *m)
+{
+    memset(m, 0, sizeof *m);
+    TCSPMM_TRY(hrpb_build(A, tm, 0, &m->h));
+    TCSPMM_TRY(wave_split_build(&m->h, n_tiles, num_sms, blocks_per_sm, &m->w));
+    return hrpb_gpu_upload(&m->h, &m->w, &m->g);
+}
+
+static void device_matrix_free(device_matrix *m)
+{
+    hrpb_gpu_free(m->g);
+    wave_split_free(&m->w);
+    hrpb_free(&m->h);
+}
+
+static int64_t elements(int64_t rows, int64_t n, int64_t ld, tcspmm_layout layout)
+{
+    int64_t outer = layout == TCSPMM_LAYOUT_ROW_MAJOR ? rows : n;
+    return outer == 0 ? 0 : (outer - 1) * ld + (layout == TCSPMM_LAYOUT_ROW_MAJOR ? n : rows);
+}
+
+/* Runs d on the device with a fresh random B (and C0 when beta != 0) and
+ * fills *res; C (host, ldc) receives the result for callers that compare
+ * runs. Returns 0 if the run itself failed. */
+static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_desc *d,
+                           uint64_t seed, compare_result *res, float **C_out)
+{
+    const int row_major = d->layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    const int64_t M = A->rows, K = A->cols, n = d->n;
+    const int64_t ldb = (row_major ? n : K) + d->ld_pad, ldc = (row_major ? n : M) + d->ld_pad;
+    const int64_t nb = elements(K, n, ldb, d->layout), nc = elements(M, n, ldc, d->layout);
+    float *B = malloc((size_t)(nb > 0 ? nb : 1) * sizeof(float));
+    float *C = malloc((size_t)(nc > 0 ? nc : 1) * sizeof(float));
+    double *ref = malloc((size_t)(M * n > 0 ? M * n : 1) * sizeof(double));
+    float *dB = NULL, *dC = NULL;
+    int ok = B && C && ref;
+    if (ok) {
+        rng_fill(B, (size_t)nb, seed);
+        for (int64_t e = 0; e < nc; e++) C[e] = NAN;
+        if (d->beta != 0.0f) {
+            uint64_t s = seed ^ 0x5eedc0ffeeull;
+            for (int64_t i = 0; i < M; i++)
+                for (int64_t j = 0; j < n; j++)
+                    C[dense_index(i, j, ldc, d->layout)] = (float)(2.0 * rng_uniform(&s) - 1.0);
+        }
+        tcspmm_status st = reference_spmm(A, n, d->alpha, B, ldb, d->beta, C, ldc, d->layout, ref);
+        CHECK_OK(st);
+        ok = st == TCSPMM_SUCCESS;
+    }
+    if (ok) {
+        tcspmm_status st = TCSPMM_CUDA(cudaMalloc((void **)&dB, (size_t)(nb > 0 ? nb : 1) * 4));
+        if (!st) st = TCSPMM_CUDA(cudaMalloc((void **)&dC, (size_t)(nc > 0 ? nc : 1) * 4));
+        if (!st) st = TCSPMM_CUDA(cudaMemcpy(dB, B, (size_t)nb * 4, cudaMemcpyHostToDevice));
+        if (!st) st = TCSPMM_CUDA(cudaMemcpy(dC, C, (size_t)nc * 4, cudaMemcpyHostToDevice));
+        if (!st)
+            st = hrpb_gpu_spmm_mode(g, n, d->alpha, dB, ldb, d->beta, dC, ldc, d->layout, d->colb,
+                                    NULL);
+        if (!st) st = TCSPMM_CUDA(cudaDeviceSynchronize());
+        if (!st) st = TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)nc * 4, cudaMemcpyDeviceToHost));
+        CHECK_OK(st);
+        ok = st == TCSPMM_SUCCESS;
+    }
+    if (ok) {
+        *res = compare_to_reference(C, ldc, d->layout, ref, M, n, 1e-3);
+        /* The padding between leading dimensions must still hold its NaN. */
+        int64_t outer = row_major ? M : n, inner = row_major ? n : M, touched = 0;
+        for (int64_t o = 0; o + 1 < outer; o++)
+            for (int64_t e = inner; e < ldc; e++) touched += !isnan(C[o * ldc + e]);
+        if (touched) res->pass = 0;
+        CHECK(touched == 0);
+    }
+    cudaFree(dB);
+    cudaFree(dC);
+    free(B);
+    free(ref);
+    if (ok && C_out)
+        *C_out = C;
+    else
+        free(C);
+    return ok;
+}
+
+static int failures_printed;
+
+static void check_run(const tcspmm_csr *A, const hrpb_gpu *g, const run_desc *d, uint64_t seed,
+                      const char *what, int tm)
+{
+    compare_result res = {0};
+    if (!run_and_compare(A, g, d, seed, &res, NULL)) return;
+    CHECK(res.pass);
+    if (!res.pass && failures_printed++ < 20)
+        fprintf(stderr,
+                "  %s TM=%d N=%lld %s ld+%lld alpha=%g beta=%g colb=%d: rel_err %.3g, %lld "
+                "non-finite\n",
+                what, tm, (long long)d->n, d->layout ? "col-major" : "row-major",
+                (long long)d->ld_pad, d->alpha, d->beta, (int)d->colb, res.rel_err,
+                (long long)res.nonfinite);
+}
+
+/* Every generated edge case at every N, TM 16 and 32; the layout, beta,
+ * padding and column-major mode rotate with the indices so each case meets
+ * each of them. */
+static void test_edge_cases(void)
+{
+    uint64_t seed = 1000;
+    for (int ci = 0; ci < matgen_num_cases(); ci++) {
+        tcspmm_csr A;
+        const char *name;
+        CHECK_OK(matgen_case(ci, 77 + ci, &A, &name));
+        for (int tm = 16; tm <= 32; tm += 16) {
+            device_matrix m;
+            tcspmm_status st = device_matrix_make(&A, tm, 1, 132, 4, &m);
+            CHECK_OK(st);
+            if (st == TCSPMM_SUCCESS) {
+                for (int ni = ci % n_step; ni < NUM_NS; ni += n_step) {
+                    int k = ci + ni + tm / 16;
+                    run_desc d = {test_ns[ni], (tcspmm_layout)(k % 2), (k / 2) % 2 ? 3 : 0,
+                                  1.25f, k % 3 == 0 ? 0.0f : -0.75f, (hrpb_colb_mode)(k % 3)};
+                    check_run(&A, m.g, &d, seed++, name, tm);
+                }
+            }
+            device_matrix_free(&m);
+        }
+        tcspmm_csr_free(&A);
+    }
+}
+
+/* Panels cut into many virtual panels (a tiny pretend GPU): the atomic
+ * path, beta applied once, in every combination; and two runs agree. */
+static void test_split_panels(void)
+{
+    tcspmm_csr A;
+    CHECK_OK(matgen_heavy_panel(203, 1500, 0.002, 32, 16, 0.6, 9, &A));
+    for (int tm = 16; tm <= 32; tm += 16) {
+        /* One resident block fewer than panels: a little over one wave. */
+        int pretend_sms = (int)((A.rows + tm - 1) / tm) - 1;
+        device_matrix m;
+        tcspmm_status st = device_matrix_make(&A, tm, 1, pretend_sms, 1, &m);
+        CHECK_OK(st);
+        if (st == TCSPMM_SUCCESS) {
+            CHECK(m.w.split_panels > 0);
+            CHECK(m.w.num_vpanels >= m.h.num_panels + 4);
+            uint64_t seed = 5000 + tm;
+            for (int layout = 0; layout < 2; layout++)
+                for (int bi = 0; bi < 3; bi++)
+                    for (int ni = 0; ni < NUM_NS; ni += 2 * n_step) {
+                        const float betas[3] = {0.0f, 1.0f, 0.5f};
+                        run_desc d = {test_ns[ni], (tcspmm_layout)layout, ni % 4 ? 0 : 5,
+                                      -0.5f, betas[bi], (hrpb_colb_mode)((ni + bi) % 3)};
+                        check_run(&A, m.g, &d, seed++, "split panels", tm);
+                    }
+            /* Two runs on the same inputs: same answer within rounding (the
+             * atomics may add in another order). */
+            run_desc d = {128, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO};
+            compare_result r1, r2;
+            float *C1 = NULL, *C2 = NULL;
+            if (run_and_compare(&A, m.g, &d, 42, &r1, &C1) &&
+                run_and_compare(&A, m.g, &d, 42, &r2, &C2)) {
+                CHECK(r1.pass && r2.pass);
+                double diff = 0, norm = 0;
+                for (int64_t e = 0; e < A.rows * d.n; e++) {
+                    diff += (double)(C1[e] - C2[e]) * (C1[e] - C2[e]);
+                    norm += (double)C1[e] * C1[e];
+                }
+                CHECK(sqrt(diff) <= 1e-5 * sqrt(norm));
+            }
+            free(C1);
+            free(C2);
+        }
+        device_matrix_free(&m);
+    }
+    tcspmm_csr_free(&A);
+}
+
+/* The other arguments: a bad leading dimension is refused with a message. */
+static void test_arguments(void)
+{
+    tcspmm_csr A;
+    CHECK_OK(matgen_random(40, 30, 0.2, 3, &A));
+    device_matrix m;
+    tcspmm_status st = device_matrix_make(&A, 16, 1, 132, 4, &m);
+    CHECK_OK(st);
+    if (st == TCSPMM_SUCCESS) {
+        float *dB = NULL, *dC = NULL;
+        CUDA_OK(cudaMalloc((void **)&dB, 30 * 64 * 4));
+        CUDA_OK(cudaMalloc((void **)&dC, 40 * 64 * 4));
+        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, 63, 0.0f, dC, 64, TCSPMM_LAYOUT_ROW_MAJOR, NULL) ==
+              TCSPMM_ERROR_INVALID_ARGUMENT);
+        CHECK(strstr(tcspmm_last_error(), "ldb") != NULL);
+        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, 30, 0.0f, dC, 39, TCSPMM_LAYOUT_COL_MAJOR, NULL) ==
+              TCSPMM_ERROR_INVALID_ARGUMENT);
+        /* A non-default stream. */
+        cudaStream_t s;
+        CUDA_OK(cudaStreamCreate(&s));
+        CHECK_OK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, 64, 0.0f, dC, 64, TCSPMM_LAYOUT_ROW_MAJOR, s));
+        CUDA_OK(cudaStreamSynchronize(s));
+        CUDA_OK(cudaStreamDestroy(s));
+        cudaFree(dB);
+        cudaFree(dC);
+    }
+    device_matrix_free(&m);
+    tcspmm_csr_free(&A);
+}
+
+/* Fresh random values in place of a file's (pattern files hold ones). */
+static void randomize_values(tcspmm_csr *A, uint64_t seed)
+{
+    rng_fill(A->values, (size_t)A->nnz, seed);
+}
+
+/* Every .mtx / .mtx.gz of the bundled data directory, N = 32 and 129. */
+static void test_bundled(void)
+{
+    const char *dir = getenv("TCSPMM_DATA");
+    if (!dir || !*dir) dir = "data";
+    DIR *dp = opendir(dir);
+    if (!dp) return;
+    struct dirent *e;
+    int found = 0;
+    while ((e = readdir(dp)) != NULL) {
+        const char *dot = strstr(e->d_name, ".mtx");
+        if (!dot || (strcmp(dot, ".mtx") && strcmp(dot, ".mtx.gz"))) continue;
+        tcspmm_csr A;
+        tcspmm_status st = tcspmm_read_mtx(tests_data(e->d_name), &A);
+        CHECK_OK(st);
+        if (st) continue;
+        found++;
+        randomize_values(&A, 11 + found);
+        device_matrix m;
+        st = device_matrix_make(&A, 16, 1, 132, 4, &m);
+        CHECK_OK(st);
+        if (!st) {
+            run_desc d1 = {32, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO};
+            run_desc d2 = {129, TCSPMM_LAYOUT_COL_MAJOR, 1, 2.0f, 0.5f, HRPB_COLB_AUTO};
+            check_run(&A, m.g, &d1, 600 + found, e->d_name, 16);
+            check_run(&A, m.g, &d2, 700 + found, e->d_name, 16);
+        }
+        device_matrix_free(&m);
+        tcspmm_csr_free(&A);
+    }
+    closedir(dp);
+    printf("bundled matrices checked: %d\n", found);
+}
+
+/* ------------------------------------------------------------------ */
+/* Timing mode */
+
+/* The 27-point stencil on a g x g x g grid, random values. */
+static tcspmm_status stencil27(int64_t gsz, tcspmm_csr *A)
+{
+    int64_t rows = gsz * gsz * gsz;
+    memset(A, 0, sizeof *A);
+    A->rows = A->cols = rows;
+    A->row_ptr = malloc((size_t)(rows + 1) * sizeof(int64_t));
+    A->col_idx = malloc((size_t)rows * 27 * sizeof(int32_t));
+    A->values = malloc((size_t)rows * 27 * sizeof(float));
+    if (!A->row_ptr || !A->col_idx || !A->values) {
+        tcspmm_csr_free(A);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "stencil27: out of memory");
+    }
+    int64_t nnz = 0;
+    A->row_ptr[0] = 0;
+    for (int64_t x = 0; x < gsz; x++)
+        for (int64_t y = 0; y < gsz; y++)
+            for (int64_t z = 0; z < gsz; z++) {
+                for (int dx = -1; dx <= 1; dx++)
+                    for (int dy = -1; dy <= 1; dy++)
+                        for (int dz = -1; dz <= 1; dz++) {
+                            int64_t a = x + dx, b = y + dy, c = z + dz;
+                            if (a < 0 || b < 0 || c < 0 || a >= gsz || b >= gsz || c >= gsz)
+                                continue;
+                            A->col_idx[nnz++] = (int32_t)((a * gsz + b) * gsz + c);
+                        }
+                A->row_ptr[(x * gsz + y) * gsz + z + 1] = nnz;
+            }
+    A->nnz = nnz;
+    rng_fill(A->values, (size_t)nnz, 99);
+    return TCSPMM_SUCCESS;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+enum { TIME_RUNS = 50 };
+
+/* One timed product: the HRPB kernel (cusparse NULL) or cuSPARSE's alg. */
+typedef struct timed_call {
+    const hrpb_gpu *g;
+    hrpb_colb_mode colb;
+    cusparse_path *cusparse;
+    int alg;
+    int64_t n, ldb, ldc;
+    tcspmm_layout layout;
+    const float *dB;
+    float *dC;
+} timed_call;
+
+static tcspmm_status timed_call_run(const timed_call *c)
+{
+    if (c->cusparse)
+        return cusparse_path_spmm(c->cusparse, c->alg, c->n, 1.0f, c->dB, c->ldb, 0.0f, c->dC,
+                                  c->ldc, c->layout, NULL);
+    return hrpb_gpu_spmm_mode(c->g, c->n, 1.0f, c->dB, c->ldb, 0.0f, c->dC, c->ldc, c->layout,
+                              c->colb, NULL);
+}
+
+/* Median milliseconds of the call over TIME_RUNS runs after 3 warm-ups, L2
+ * flushed (a 256 MB memset) before each; -1 if the call fails. */
+static float time_call(const timed_call *c, void *flush)
+{
+    cudaEvent_t e0, e1;
+    float ms[TIME_RUNS];
+    CUDA_OK(cudaEventCreate(&e0));
+    CUDA_OK(cudaEventCreate(&e1));
+    for (int i = 0; i < 3; i++)
+        if (timed_call_run(c) != TCSPMM_SUCCESS) return -1.0f;
+    for (int r = 0; r < TIME_RUNS; r++) {
+        CUDA_OK(cudaMemsetAsync(flush, r, 256u << 20, NULL));
+        CUDA_OK(cudaEventRecord(e0, NULL));
+        CHECK_OK(timed_call_run(c));
+        CUDA_OK(cudaEventRecord(e1, NULL));
+        CUDA_OK(cudaEventSynchronize(e1));
+        CUDA_OK(cudaEventElapsedTime(&ms[r], e0, e1));
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    qsort(ms, TIME_RUNS, sizeof ms[0], cmp_float);
+    return ms[TIME_RUNS / 2];
+}
+
+/* Device-to-device copy bandwidth (bytes read + written per second). */
+static double copy_bandwidth(void *flush)
+{
+    size_t bytes = 128u << 20;
+    cudaEvent_t e0, e1;
+    float ms = 0;
+    CUDA_OK(cudaEventCreate(&e0));
+    CUDA_OK(cudaEventCreate(&e1));
+    CUDA_OK(cudaMemcpyAsync((char *)flush + bytes, flush, bytes, cudaMemcpyDeviceToDevice, NULL));
+    CUDA_OK(cudaEventRecord(e0, NULL));
+    for (int i = 0; i < 10; i++)
+        CUDA_OK(cudaMemcpyAsync((char *)flush + bytes, flush, bytes, cudaMemcpyDeviceToDevice, NULL));
+    CUDA_OK(cudaEventRecord(e1, NULL));
+    CUDA_OK(cudaEventSynchronize(e1));
+    CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return 2.0 * bytes * 10 / (ms * 1e-3);
+}
+
+static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, double bw)
+{
+    int sms = 0;
+    CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const int64_t ns[3] = {32, 128, 512};
+    for (int ni = 0; ni < 3; ni++) {
+        int64_t n = ns[ni], n_tile;
+        int bps;
+        CHECK_OK(hrpb_gpu_occupancy(n, &bps, &n_tile));
+        device_matrix m;
+        tcspmm_status st = device_matrix_make(A, 16, (n + n_tile - 1) / n_tile, sms, bps, &m);
+        CHECK_OK(st);
+        if (st) continue;
+        float *dB = NULL, *dC = NULL, *B = malloc((size_t)(A->cols * n) * 4);
+        CUDA_OK(cudaMalloc((void **)&dB, (size_t)(A->cols * n) * 4));
+        CUDA_OK(cudaMalloc((void **)&dC, (size_t)(A->rows * n) * 4));
+        rng_fill(B, (size_t)(A->cols * n), 7);
+        CUDA_OK(cudaMemcpy(dB, B, (size_t)(A->cols * n) * 4, cudaMemcpyHostToDevice));
+        timed_call c = {m.g, HRPB_COLB_AUTO, NULL, 0, n, n, n, TCSPMM_LAYOUT_ROW_MAJOR, dB, dC};
+        float ms_row = time_call(&c, flush);
+        c.layout = TCSPMM_LAYOUT_COL_MAJOR;
+        c.ldb = A->cols;
+        c.ldc = A->rows;
+        c.colb = HRPB_COLB_DIRECT;
+        float ms_cd = time_call(&c, flush);
+        c.colb = HRPB_COLB_TRANSPOSE;
+        float ms_ct = time_call(&c, flush);
+        /* cuSPARSE, best algorithm, row-major like the first HRPB time. */
+        float ms_cus = -1.0f;
+        int best_alg = -1;
+        cusparse_path *cp = NULL;
+        CHECK_OK(cusparse_path_create(A, &cp));
+        c.cusparse = cp;
+        c.layout = TCSPMM_LAYOUT_ROW_MAJOR;
+        c.ldb = c.ldc = n;
+        for (int a = 0; cp && a < CUSPARSE_PATH_NUM_ALGS; a++) {
+            c.alg = cusparse_path_algs[a];
+            float ms = time_call(&c, flush);
+            if (ms > 0 && (ms_cus < 0 || ms < ms_cus)) {
+                ms_cus = ms;
+                best_alg = c.alg;
+            }
+        }
+        cusparse_path_destroy(cp);
+        /* The same product with 32-row panels (fewer blocks, more registers). */
+        device_matrix m32;
+        float ms_tm32 = -1.0f;
+        int64_t blocks32 = 0;
+        if (device_matrix_make(A, 32, (n + n_tile - 1) / n_tile, sms, bps, &m32) ==
+            TCSPMM_SUCCESS) {
+            timed_call c32 = {m32.g, HRPB_COLB_AUTO, NULL, 0, n, n, n, TCSPMM_LAYOUT_ROW_MAJOR,
+                              dB, dC};
+            ms_tm32 = time_call(&c32, flush);
+            blocks32 = m32.h.num_blocks;
+        }
+        device_matrix_free(&m32);
+        double hrpb_bytes = (double)m.h.size_ptr[m.h.num_blocks] + 8.0 * (m.h.num_blocks + 1) +
+                            4.0 * HRPB_TK * m.h.num_blocks + 17.0 * m.w.num_vpanels;
+        double bytes = hrpb_bytes + 4.0 * n * (A->rows + A->cols);
+        double floor_ms = bytes / bw * 1e3, flops = 2.0 * A->nnz * n;
+        printf("TIME %-14s N=%-4lld nnz=%-9lld blocks=%-8lld vpanels=%-7lld split=%-5lld bps=%d "
+               "row: %.4f ms %.0f GFLOP/s %.0f%% of floor %.4f ms | col direct %.4f ms, "
+               "col transpose %.4f ms | cuSPARSE %s %.4f ms: speedup %.2fx | TM=32 (%lld blocks) "
+               "%.4f ms\n",
+               name, (long long)n, (long long)A->nnz, (long long)m.h.num_blocks,
+               (long long)m.w.num_vpanels, (long long)m.w.split_panels, bps, ms_row,
+               flops / (ms_row * 1e6), 100.0 * floor_ms / ms_row, floor_ms, ms_cd, ms_ct,
+               best_alg >= 0 ? cusparse_path_alg_name(best_alg) : "-", ms_cus, ms_cus / ms_row,
+               (long long)blocks32, ms_tm32);
+        free(B);
+        cudaFree(dB);
+        cudaFree(dC);
+        device_matrix_free(&m);
+    }
+}
+
+static int time_mode(int argc, char **argv)
+{
+    void *flush = NULL;
+    CUDA_OK(cudaMalloc(&flush, 256u << 20));
+    double bw = copy_bandwidth(flush);
+    printf("TIME device-to-device copy: %.0f GB/s (read + write)\n", bw / 1e9);
+    tcspmm_csr A;
+    CHECK_OK(stencil27(80, &A));
+    time_matrix("stencil27-80", &A, flush, bw);
+    tcspmm_csr_free(&A);
+    for (int i = 0; i < argc; i++) {
+        tcspmm_status st = tcspmm_read_mtx(argv[i], &A);
+        CHECK_OK(st);
+        if (st) continue;
+        randomize_values(&A, 5);
+        const char *base = strrchr(argv[i], '/');
+        time_matrix(base ? base + 1 : argv[i], &A, flush, bw);
+        tcspmm_csr_free(&A);
+    }
+    cudaFree(flush);
+    return tests_finish();
+}
+
+int main(int argc, char **argv)
+{
+    tests_require_gpu();
+    if (argc > 1 && !strcmp(argv[1], "--time")) return time_mode(argc - 2, argv + 2);
+    if (argc > 1 && !strcmp(argv[1], "--quick")) n_step = 4;
+    test_arguments();
+    test_edge_cases();
+    test_split_panels();
+    test_bundled();
+    return tests_finish();
+}

@@ -1,0 +1,187 @@
+/* gpu_sparse24.c: the mma.sp kernels (sp24_gpu.h) against the float64
+ * reference: tf32 on 1:2 matrices, bf16/fp16 on 2:4, fp32 or 16-bit B, both
+ * layouts, ld above the minimum, odd M, K, N (N = 1 too), alpha and beta,
+ * C poisoned with NaN so every element must be written, and the gaps
+ * between leading dimensions checked untouched.
+ *
+ * Each result is checked twice: against the float64 product of the given
+ * fp32 inputs (the issue's tolerance: 1e-3 tf32, 1e-2 bf16/fp16), and against
+ * the float64 product of the inputs rounded as the kernel rounds them
+ * (sp24_round), where only the f32 accumulation differs (tolerance 1e-4). */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "format/csr.h"
+#include "kernels/sp24_gpu.h"
+#include "harness.h"
+#include "reference.h"
+#include "rng.h"
+#include "sparse24_gen.h"
+
+#define ROUNDED_TOL 1e-4
+
+typedef struct spmm_case {
+    int64_t m, k, n;
+    tcspmm_precision precision;
+    tcspmm_layout layout;
+    int b_type;
+    int64_t ld_extra;
+    float alpha, beta;
+} spmm_case;
+
+static uint64_t next_seed = 1000;
+
+static float nan_value(void) { return nanf(""); }
+
+/* A copy of A with every value rounded to the precision. */
+static tcspmm_status rounded_copy(const tcspmm_csr *A, tcspmm_precision p, tcspmm_csr *out)
+{
+    TCSPMM_TRY(csr_copy(A, out));
+    for (int64_t k = 0; k < out->nnz; k++) out->values[k] = sp24_round(out->values[k], p);
+    return TCSPMM_SUCCESS;
+}
+
+static void run_case(const spmm_case *t)
+{
+    sp24_structure structure = t->precision == TCSPMM_PRECISION_TF32 ? SP24_1TO2 : SP24_2TO4;
+    int row_major = t->layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    int64_t ldb = (row_major ? t->n : t->k) + t->ld_extra;
+    int64_t ldc = (row_major ? t->n : t->m) + t->ld_extra;
+    int64_t b_count = ldb * (row_major ? t->k : t->n), c_count = ldc * (row_major ? t->m : t->n);
+    tcspmm_csr A, Ar;
+    sp24 s;
+    sp24_gpu *g = NULL;
+    CHECK_OK(sp24_gen(t->m, t->k, structure, 0.2, next_seed++, &A));
+    CHECK_OK(rounded_copy(&A, t->precision, &Ar));
+    CHECK_OK(sp24_compress(&A, t->precision, 0, &s));
+    CHECK_OK(sp24_gpu_upload(&s, &g));
+
+    float *B = malloc((size_t)b_count * sizeof(float)), *Br = malloc((size_t)b_count * sizeof(float));
+    uint16_t *B16 = malloc((size_t)b_count * sizeof(uint16_t));
+    float *C0 = malloc((size_t)c_count * sizeof(float)), *C = malloc((size_t)c_count * sizeof(float));
+    double *ref = malloc((size_t)(t->m * t->n + 1) * sizeof(double));
+    double *ref_r = malloc((size_t)(t->m * t->n + 1) * sizeof(double));
+    rng_fill(B, (size_t)b_count, next_seed++);
+    rng_fill(C0, (size_t)c_count, next_seed++);
+    for (int64_t i = 0; i < b_count; i++) {
+        if (t->b_type != SP24_B_FP32) {
+            B16[i] = sp24_half_bits(B[i], t->precision);
+            B[i] = sp24_round(B[i], t->precision); /* the caller's data already is 16-bit */
+        }
+        Br[i] = sp24_round(B[i], t->precision);
+    }
+    /* beta == 0: C starts as NaN and must be fully overwritten; else C0. The
+     * gaps past each leading dimension's minimum stay NaN in both cases. */
+    for (int64_t i = 0; i < c_count; i++) C[i] = nan_value();
+    for (int64_t i = 0; i < t->m; i++)
+        for (int64_t j = 0; j < t->n; j++) {
+            int64_t at = dense_index(i, j, ldc, t->layout);
+            if (t->beta != 0.0f) C[at] = C0[at];
+            else C0[at] = nan_value();
+        }
+
+    void *dB = NULL;
+    float *dC = NULL;
+    size_t b_bytes = (size_t)b_count * (t->b_type == SP24_B_FP32 ? 4 : 2);
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc(&dB, b_bytes)));
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dC, (size_t)c_count * sizeof(float))));
+    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dB, t->b_type == SP24_B_FP32 ? (void *)B : (void *)B16,
+                                    b_bytes, cudaMemcpyHostToDevice)));
+    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, C, (size_t)c_count * sizeof(float), cudaMemcpyHostToDevice)));
+    CHECK_OK(sp24_gpu_spmm(g, t->n, t->alpha, dB, t->b_type, ldb, t->beta, dC, ldc, t->layout,
+                           NULL));
+    CHECK_OK(TCSPMM_CUDA(cudaDeviceSynchronize()));
+    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)c_count * sizeof(float), cudaMemcpyDeviceToHost)));
+
+    CHECK_OK(reference_spmm(&A, t->n, t->alpha, B, ldb, t->beta, C0, ldc, t->layout, ref));
+    CHECK_OK(reference_spmm(&Ar, t->n, t->alpha, Br, ldb, t->beta, C0, ldc, t->layout, ref_r));
+    double tol = t->precision == TCSPMM_PRECISION_TF32 ? 1e-3 : 1e-2;
+    compare_result r = compare_to_reference(C, ldc, t->layout, ref, t->m, t->n, tol);
+    compare_result rr = compare_to_reference(C, ldc, t->layout, ref_r, t->m, t->n, ROUNDED_TOL);
+    int64_t gap_written = 0;
+    for (int64_t i = 0; i < c_count; i++) {
+        int64_t minor = i % ldc, major = i / ldc;
+        int in_matrix = row_major ? (minor < t->n && major < t->m) : (minor < t->m && major < t->n);
+        if (!in_matrix) gap_written += !isnan(C[i]);
+    }
+    printf("  %s %5lld x %5lld x %5lld %s B=%s ld+%lld alpha=%g beta=%g: rel_err %.2e "
+           "(rounded inputs %.2e) nonfinite %lld\n",
+           tcspmm_precision_name(t->precision), (long long)t->m, (long long)t->k,
+           (long long)t->n, row_major ? "row" : "col",
+           t->b_type == SP24_B_FP32 ? "fp32" : t->b_type == SP24_B_BF16 ? "bf16" : "fp16",
+           (long long)t->ld_extra, t->alpha, t->beta, r.rel_err, rr.rel_err,
+           (long long)r.nonfinite);
+    CHECK(r.pass);
+    CHECK(rr.pass);
+    CHECK(gap_written == 0);
+
+    cudaFree(dB);
+    cudaFree(dC);
+    free(B);
+    free(Br);
+    free(B16);
+    free(C0);
+    free(C);
+    free(ref);
+    free(ref_r);
+    sp24_gpu_free(g);
+    sp24_free(&s);
+    tcspmm_csr_free(&A);
+    tcspmm_csr_free(&Ar);
+}
+
+static void test_rejects(void)
+{
+    tcspmm_csr A;
+    sp24 s;
+    sp24_gpu *g = NULL;
+    float *d = NULL;
+    CHECK_OK(sp24_gen(20, 20, SP24_2TO4, 0.0, 5, &A));
+    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_FP16, 0, &s));
+    CHECK_OK(sp24_gpu_upload(&s, &g));
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&d, 20 * 20 * sizeof(float))));
+    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, SP24_B_BF16, 4, 0.f, d, 4, TCSPMM_LAYOUT_ROW_MAJOR,
+                        NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, SP24_B_FP32, 3, 0.f, d, 4, TCSPMM_LAYOUT_ROW_MAJOR,
+                        NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, SP24_B_FP32, 4, 0.f, d, 19, TCSPMM_LAYOUT_COL_MAJOR,
+                        NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(sp24_gpu_spmm(g, 0, 1.f, d, SP24_B_FP32, 1, 0.f, d, 1, TCSPMM_LAYOUT_ROW_MAJOR,
+                           NULL));
+    cudaFree(d);
+    sp24_gpu_free(g);
+    sp24_free(&s);
+    tcspmm_csr_free(&A);
+}
+
+int main(int argc, char **argv)
+{
+    int small_only = argc > 1 && strcmp(argv[1], "--small") == 0; /* for compute-sanitizer */
+    tests_require_gpu();
+    const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR, C = TCSPMM_LAYOUT_COL_MAJOR;
+    const tcspmm_precision TF = TCSPMM_PRECISION_TF32, BF = TCSPMM_PRECISION_BF16,
+                           FP = TCSPMM_PRECISION_FP16;
+    const spmm_case cases[] = {
+        {1, 1, 1, BF, R, SP24_B_FP32, 0, 1.0f, 0.0f},
+        {37, 45, 1, BF, C, SP24_B_FP32, 3, 1.0f, 0.0f},
+        {203, 141, 77, FP, R, SP24_B_FP32, 5, 1.5f, 0.5f},
+        {203, 141, 77, BF, C, SP24_B_FP32, 7, 1.0f, 0.0f},
+        {203, 141, 77, BF, R, SP24_B_BF16, 2, -0.5f, 2.0f},
+        {130, 99, 33, FP, C, SP24_B_FP16, 1, 1.0f, 0.0f},
+        {130, 99, 33, TF, R, SP24_B_FP32, 0, 1.0f, 0.0f},
+        {130, 99, 1, TF, C, SP24_B_FP32, 4, 2.0f, -1.0f},
+        {17, 5, 300, TF, R, SP24_B_FP32, 9, 1.0f, 1.0f},
+        /* enough 128 x 128 tiles to take the big-tile kernel */
+        {2000, 300, 1100, BF, R, SP24_B_FP32, 3, 1.0f, 0.0f},
+        {2000, 300, 1100, FP, C, SP24_B_FP32, 0, 0.75f, 0.25f},
+        {2000, 300, 1100, TF, C, SP24_B_FP32, 1, 1.0f, 0.0f},
+        {2000, 300, 1100, TF, R, SP24_B_FP32, 0, 1.0f, 0.5f},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (!small_only || cases[i].m * cases[i].n < 100000) run_case(&cases[i]);
+    test_rejects();
+    return tests_finish();
+}

@@ -1,0 +1,4 @@
+# hrpb.cmake: tests of the HRPB builder, decoder, CPU executor, metrics and
+# the wave-aware splitting of heavy panels (CPU only).
+tcspmm_add_test(test_hrpb SOURCES test_hrpb.c matgen.c)
+tcspmm_add_test(test_wave_split SOURCES test_wave_split.c matgen.c)

@@ -1,0 +1,3 @@
+# hrpb_gpu.cmake: the HRPB TF32 kernel's device test (label gpu; skipped
+# without a GPU). `gpu_hrpb --time [files]` is its timing mode.
+tcspmm_add_test(gpu_hrpb SOURCES gpu_hrpb.c matgen.c LABELS gpu)

@@ -1,0 +1,159 @@
+/* test_api.c: the public API on the CPU: options and their checks, status
+ * names, the thread-local error message, CSR validation, plans without a GPU,
+ * and tcspmm_spmm_host against a naive triple loop. */
+#include "harness.h"
+#include "matgen.h"
+#include "reference.h"
+#include "rng.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static tcspmm_csr small_matrix(void)
+{
+    /* 3 x 4: [1 0 2 0; 0 0 0 0; 0 -3 0 4] */
+    static int64_t rp[] = {0, 2, 2, 4};
+    static int32_t ci[] = {0, 2, 1, 3};
+    static float v[] = {1, 2, -3, 4};
+    tcspmm_csr A = {3, 4, 4, rp, ci, v};
+    return A;
+}
+
+static void test_status_and_errors(void)
+{
+    CHECK(strcmp(tcspmm_status_string(TCSPMM_ERROR_PARSE), "TCSPMM_ERROR_PARSE") == 0);
+    CHECK(strcmp(tcspmm_status_string(TCSPMM_SUCCESS), "TCSPMM_SUCCESS") == 0);
+    tcspmm_plan *plan = NULL;
+    CHECK(tcspmm_plan_create(NULL, NULL, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "tcspmm_plan_create") != NULL);
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    CHECK(opt.panel_rows == 16 && opt.expected_n == 128 && opt.path == TCSPMM_PATH_AUTO);
+    opt.panel_rows = 8;
+    tcspmm_csr A = small_matrix();
+    CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "panel_rows") != NULL);
+    CHECK(plan == NULL);
+    CHECK(strcmp(tcspmm_path_name(TCSPMM_PATH_HRPB), "hrpb") == 0);
+    CHECK(strcmp(tcspmm_precision_name(TCSPMM_PRECISION_FP32), "fp32") == 0);
+}
+
+static void test_validate(void)
+{
+    tcspmm_csr A = small_matrix();
+    CHECK_OK(tcspmm_csr_validate(&A));
+    A.col_idx[1] = 4; /* out of range */
+    CHECK(tcspmm_csr_validate(&A) == TCSPMM_ERROR_INVALID_MATRIX);
+    CHECK(strstr(tcspmm_last_error(), "row 0") != NULL);
+    A.col_idx[1] = 2;
+    A.values[3] = NAN;
+    CHECK(tcspmm_csr_validate(&A) == TCSPMM_ERROR_INVALID_MATRIX);
+    CHECK(strstr(tcspmm_last_error(), "row 2") != NULL);
+    A.values[3] = 4;
+    A.col_idx[2] = 3; /* row 2 becomes unsorted: 3, 3 */
+    CHECK(tcspmm_csr_validate(&A) == TCSPMM_ERROR_INVALID_MATRIX);
+    A.col_idx[2] = 1;
+    A.row_ptr[3] = 5;
+    CHECK(tcspmm_csr_validate(&A) == TCSPMM_ERROR_INVALID_MATRIX);
+    A.row_ptr[3] = 4;
+    CHECK_OK(tcspmm_csr_validate(&A));
+}
+
+/* C = alpha*A*B + beta*C by the definition, dense, in float64. */
+static void naive(const tcspmm_csr *A, int64_t n, double alpha, const float *B, int64_t ldb,
+                  double beta, const float *C0, int64_t ldc, tcspmm_layout layout, double *out)
+{
+    for (int64_t i = 0; i < A->rows; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double s = 0;
+            for (int64_t k = 0; k < A->cols; k++) {
+                double a = 0;
+                for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++)
+                    if (A->col_idx[p] == k) a += A->values[p];
+                s += a * B[dense_index(k, j, ldb, layout)];
+            }
+            out[i * n + j] = alpha * s + (beta != 0 ? beta * C0[dense_index(i, j, ldc, layout)] : 0);
+        }
+}
+
+static void check_host_product(const tcspmm_csr *A, int64_t n, tcspmm_layout layout, int pad,
+                               float alpha, float beta, uint64_t seed)
+{
+    int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    int64_t ldb = (row_major ? n : A->cols) + pad, ldc = (row_major ? n : A->rows) + pad;
+    size_t bsize = (size_t)(row_major ? A->cols : n) * ldb, csize = (size_t)(row_major ? A->rows : n) * ldc;
+    float *B = malloc(bsize * sizeof(float)), *C = malloc(csize * sizeof(float));
+    float *C0 = malloc(csize * sizeof(float));
+    double *ref = malloc((size_t)(A->rows * n + 1) * sizeof(double));
+    rng_fill(B, bsize, seed);
+    if (beta != 0) rng_fill(C0, csize, seed + 7);
+    else for (size_t i = 0; i < csize; i++) C0[i] = NAN;
+    memcpy(C, C0, csize * sizeof(float));
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = TCSPMM_PATH_CPU;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    CHECK_OK(tcspmm_spmm_host(plan, n, alpha, B, ldb, beta, C, ldc, layout));
+    naive(A, n, alpha, B, ldb, beta, C0, ldc, layout, ref);
+    compare_result r = compare_to_reference(C, ldc, layout, ref, A->rows, n, 1e-6);
+    CHECK(r.pass);
+    if (!r.pass) fprintf(stderr, "  n=%lld layout=%d rel_err=%g nonfinite=%lld\n", (long long)n,
+                         (int)layout, r.rel_err, (long long)r.nonfinite);
+    tcspmm_plan_destroy(plan);
+    free(B); free(C); free(C0); free(ref);
+}
+
+static void test_host_spmm(void)
+{
+    tcspmm_csr A = small_matrix();
+    const int64_t ns[] = {1, 3, 8, 17};
+    for (int t = 0; t < 4; t++)
+        for (int layout = 0; layout < 2; layout++) {
+            check_host_product(&A, ns[t], (tcspmm_layout)layout, 0, 1.0f, 0.0f, 11 + t);
+            check_host_product(&A, ns[t], (tcspmm_layout)layout, 3, -0.5f, 1.5f, 23 + t);
+        }
+    tcspmm_csr R;
+    CHECK_OK(matgen_random(37, 53, 0.1, 5, &R));
+    for (int layout = 0; layout < 2; layout++)
+        check_host_product(&R, 7, (tcspmm_layout)layout, 2, 2.0f, -1.0f, 99);
+    tcspmm_csr_free(&R);
+}
+
+static void test_cpu_plan(void)
+{
+    tcspmm_csr A = small_matrix();
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(&A, NULL, &plan));
+    tcspmm_info info;
+    CHECK_OK(tcspmm_plan_info(plan, &info));
+    CHECK(info.rows == 3 && info.cols == 4 && info.nnz == 4);
+    if (!info.has_gpu) {
+        CHECK(info.path == TCSPMM_PATH_CPU);
+        CHECK(strstr(info.path_reason, "no CUDA device") != NULL);
+        float B[4] = {1, 2, 3, 4}, C[3];
+        CHECK(tcspmm_spmm(plan, 1, 1.0f, B, 1, 0.0f, C, 1, TCSPMM_LAYOUT_ROW_MAJOR, NULL) ==
+              TCSPMM_ERROR_NO_DEVICE);
+        CHECK(strstr(tcspmm_last_error(), "tcspmm_spmm_host") != NULL);
+    }
+    float B[8], C[6];
+    rng_fill(B, 8, 3);
+    CHECK(tcspmm_spmm_host(plan, 2, 1.0f, B, 1, 0.0f, C, 2, TCSPMM_LAYOUT_ROW_MAJOR) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT); /* ldb < n */
+    CHECK(tcspmm_spmm_host(plan, 2, NAN, B, 2, 0.0f, C, 2, TCSPMM_LAYOUT_ROW_MAJOR) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(tcspmm_spmm_host(plan, -1, 1.0f, B, 2, 0.0f, C, 2, TCSPMM_LAYOUT_ROW_MAJOR) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(tcspmm_plan_destroy(plan));
+    CHECK_OK(tcspmm_plan_destroy(NULL));
+}
+
+int main(void)
+{
+    test_status_and_errors();
+    test_validate();
+    test_host_spmm();
+    test_cpu_plan();
+    return tests_finish();
+}

@@ -1,0 +1,40 @@
+#!/bin/sh
+# test_spmm_run.sh: spmm_run end to end: outputs, exit statuses, errors.
+# usage: test_spmm_run.sh SPMM_RUN DATA_DIR CASES_DIR
+run=$1; data=$2; cases=$3
+pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME STATUS REGEX -- CMD...: CMD exits with STATUS and its output matches REGEX.
+expect() {
+    name=$1; want=$2; regex=$3; shift 4
+    "$@" >"$tmp/out" 2>&1; got=$?
+    if [ "$got" -eq "$want" ] && grep -Eq -- "$regex" "$tmp/out"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: exit $got (want $want), output:"; sed 's/^/  | /' "$tmp/out"
+    fi
+}
+
+expect help 0 'usage: spmm_run FILE' -- "$run" --help
+expect check_cpu 0 '^check: rel_err=.* PASS$' -- "$run" "$data/cora.mtx" --check --path cpu
+expect check_sym_col 0 '^check: .* PASS$' -- "$run" "$data/ted_B.mtx.gz" --check --n 7 --layout col --beta 0.5
+expect check_rect_n1 0 '^check: .* PASS$' -- "$run" "$data/lp_stocfor3.mtx.gz" --check --n 1 --alpha -2
+expect shape 0 'matrix: .*: 16675 x 23541, 76473 non-zeros' -- "$run" "$data/lp_stocfor3.mtx.gz"
+expect info_rows 0 '^info: rows=10605$' -- "$run" "$data/ted_B.mtx.gz" --info
+expect info_nnz_sym 0 '^info: nnz=144579$' -- "$run" "$data/ted_B.mtx.gz" --info
+expect info_path 0 '^info: path=' -- "$run" "$data/cora.mtx" --info
+expect json 0 '^\{"file": ".*", .*"check_pass": 1.*\}$' -- "$run" "$data/cora.mtx" --check --json
+expect bench_cpu 0 '^bench: cpu .* GFLOP/s' -- "$run" "$data/cora.mtx" --bench --path cpu --reps 3
+expect stdin 0 '^check: .* PASS$' -- sh -c "\"$run\" - --check --n 5 < \"$data/cora.mtx\""
+expect missing_file 2 '^spmm_run: reading the matrix: .*no_such_file.mtx' -- "$run" "$tmp/no_such_file.mtx"
+expect bad_line 2 '^spmm_run: reading the matrix: .*bad_entry.mtx:4:' -- "$run" "$cases/bad_entry.mtx"
+expect bad_flag 2 '^spmm_run: unknown option --frobnicate' -- "$run" "$data/cora.mtx" --frobnicate
+expect bad_value 2 "^spmm_run: bad value 'x' for --n" -- "$run" "$data/cora.mtx" --n x
+expect bad_path 2 "^spmm_run: bad value 'gpu' for --path" -- "$run" "$data/cora.mtx" --path gpu
+expect no_file 2 '^spmm_run: no FILE given' -- "$run" --check
+expect bad_tm 2 'panel_rows' -- "$run" "$data/cora.mtx" --tm 8
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,163 @@
+/* bench_gpu.c: spmm_run --bench on the GPU (see bench_gpu.h). */
+#include "bench_gpu.h"
+
+#include "cusparse_path.h"
+#include "error.h"
+#include "rng.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct timer {
+    cudaEvent_t start, stop;
+    void *flush;        /* written before every timed run to evict L2 */
+    size_t flush_bytes;
+    float *times;
+} timer;
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* One timed call of either tcspmm_spmm (cusparse == NULL) or cuSPARSE alg. */
+typedef struct call {
+    tcspmm_plan *plan;
+    cusparse_path *cusparse;
+    int alg;
+    int64_t n;
+    float alpha, beta;
+    const float *B;
+    float *C;
+    int64_t ldb, ldc;
+    tcspmm_layout layout;
+} call;
+
+static tcspmm_status run_call(const call *c)
+{
+    if (c->cusparse)
+        return cusparse_path_spmm(c->cusparse, c->alg, c->n, c->alpha, c->B, c->ldb, c->beta, c->C,
+                                  c->ldc, c->layout, NULL);
+    return tcspmm_spmm(c->plan, c->n, c->alpha, c->B, c->ldb, c->beta, c->C, c->ldc, c->layout, NULL);
+}
+
+/* Median time of reps runs after warm-up; spread = (p90 - p10) / median. */
+static tcspmm_status time_call(timer *t, const call *c, int reps, double *median, double *spread)
+{
+    for (int w = 0; w < 3; w++) TCSPMM_TRY(run_call(c));
+    for (int r = 0; r < reps; r++) {
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMemsetAsync(t->flush, r & 0xff, t->flush_bytes, NULL)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->start, NULL)));
+        TCSPMM_TRY(run_call(c));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->stop, NULL)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(t->stop)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventElapsedTime(&t->times[r], t->start, t->stop)));
+    }
+    qsort(t->times, (size_t)reps, sizeof(float), cmp_float);
+    *median = t->times[reps / 2];
+    if (spread) *spread = (t->times[reps * 9 / 10] - t->times[reps / 10]) / *median;
+    return TCSPMM_SUCCESS;
+}
+
+/* Device-to-device copy bandwidth (bytes read + written per second). */
+static tcspmm_status copy_bandwidth(timer *t, double *gbs)
+{
+    size_t bytes = (size_t)256 << 20;
+    void *a = NULL, *b = NULL;
+    tcspmm_status st = TCSPMM_CUDA(cudaMalloc(&a, bytes));
+    if (!st) st = TCSPMM_CUDA(cudaMalloc(&b, bytes));
+    if (!st) st = TCSPMM_CUDA(cudaMemset(a, 1, bytes));
+    float best = 1e30f;
+    for (int r = 0; !st && r < 20; r++) {
+        float ms = 0;
+        st = TCSPMM_CUDA(cudaEventRecord(t->start, NULL));
+        if (!st) st = TCSPMM_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, NULL));
+        if (!st) st = TCSPMM_CUDA(cudaEventRecord(t->stop, NULL));
+        if (!st) st = TCSPMM_CUDA(cudaEventSynchronize(t->stop));
+        if (!st) st = TCSPMM_CUDA(cudaEventElapsedTime(&ms, t->start, t->stop));
+        if (!st && r >= 2 && ms < best) best = ms;
+    }
+    cudaFree(a);
+    cudaFree(b);
+    if (!st) *gbs = 2.0 * (double)bytes / (best * 1e-3) / 1e9;
+    return st;
+}
+
+static tcspmm_status upload_random(float **d, size_t count, uint64_t seed)
+{
+    float *h = malloc((count ? count : 1) * sizeof(float));
+    if (!h) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
+    rng_fill(h, count, seed);
+    tcspmm_status st = TCSPMM_CUDA(cudaMalloc((void **)d, (count ? count : 1) * sizeof(float)));
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(*d, h, count * sizeof(float), cudaMemcpyHostToDevice));
+    free(h);
+    return st;
+}
+
+static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A, call *c, int reps,
+                               bench_result *out)
+{
+    TCSPMM_TRY(time_call(t, c, reps, &out->time_ms, &out->time_spread));
+    cusparse_path *sp = NULL;
+    TCSPMM_TRY(cusparse_path_create(A, &sp));
+    call cc = *c;
+    cc.cusparse = sp;
+    out->cusparse_ms = 1e30;
+    tcspmm_status st = TCSPMM_SUCCESS;
+    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
+        cc.alg = cusparse_path_algs[i];
+        double ms = 0;
+        st = time_call(t, &cc, reps, &ms, NULL);
+        if (st == TCSPMM_ERROR_UNSUPPORTED) { /* not offered for this layout */
+            st = TCSPMM_SUCCESS;
+            continue;
+        }
+        if (!st && ms < out->cusparse_ms) {
+            out->cusparse_ms = ms;
+            out->cusparse_alg = cusparse_path_alg_name(cc.alg);
+        }
+    }
+    cusparse_path_destroy(sp);
+    TCSPMM_TRY(st);
+    TCSPMM_TRY(copy_bandwidth(t, &out->copy_gbs));
+    tcspmm_info info;
+    TCSPMM_TRY(tcspmm_plan_info(plan, &info));
+    int64_t a_bytes = info.path == TCSPMM_PATH_HRPB ? info.hrpb_bytes
+                                                    : (A->rows + 1) * 8 + A->nnz * 8;
+    out->min_bytes = a_bytes + (A->cols + A->rows * (c->beta != 0.0f ? 2 : 1)) * c->n * 4;
+    out->roofline_frac = (double)out->min_bytes / (out->time_ms * 1e-3) / (out->copy_gbs * 1e9);
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
+                        float alpha, float beta, int reps, uint64_t seed, bench_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (reps < 3) reps = 3;
+    out->reps = reps;
+    int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    call c = {plan, NULL, 0, n, alpha, beta, NULL, NULL,
+              row_major ? n : A->cols, row_major ? n : A->rows, layout};
+    timer t = {0};
+    int dev = 0, l2 = 0;
+    tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&dev));
+    if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    t.flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+    t.times = malloc((size_t)reps * sizeof(float));
+    if (!t.times) st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
+    if (!st) st = TCSPMM_CUDA(cudaMalloc(&t.flush, t.flush_bytes));
+    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&t.start));
+    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&t.stop));
+    if (!st) st = upload_random((float **)&c.B, (size_t)A->cols * n, seed);
+    if (!st) st = upload_random(&c.C, (size_t)A->rows * n, seed + 1);
+    if (!st) st = bench_all(&t, plan, A, &c, reps, out);
+    cudaFree((void *)c.B);
+    cudaFree(c.C);
+    cudaFree(t.flush);
+    if (t.start) cudaEventDestroy(t.start);
+    if (t.stop) cudaEventDestroy(t.stop);
+    free(t.times);
+    return st;
+}

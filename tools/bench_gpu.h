@@ -1,0 +1,26 @@
+/* bench_gpu.h: timing tcspmm_spmm against the best cuSPARSE SpMM algorithm
+ * in the same process, the way issue 4 asks: CUDA events around each whole
+ * call, L2 flushed before each run, warm-up, median of many runs, plus a
+ * device-to-device copy measured in the same run for the memory roofline. */
+#ifndef TCSPMM_BENCH_GPU_H
+#define TCSPMM_BENCH_GPU_H
+
+#include "tcspmm.h"
+
+typedef struct bench_result {
+    double time_ms;         /* median whole tcspmm_spmm call */
+    double time_spread;     /* (p90 - p10) / median of our runs */
+    double cusparse_ms;     /* median of the best cuSPARSE algorithm */
+    const char *cusparse_alg;
+    double copy_gbs;        /* device-to-device copy, bytes read + written */
+    int64_t min_bytes;      /* compulsory traffic of our path */
+    double roofline_frac;   /* (min_bytes / time) / copy bandwidth */
+    int reps;
+} bench_result;
+
+/* Times plan (any GPU path) and cuSPARSE on A for B (cols x n) and C
+ * (rows x n) in the given layout, with random B and C from seed. */
+tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
+                        float alpha, float beta, int reps, uint64_t seed, bench_result *out);
+
+#endif

@@ -1,0 +1,405 @@
+/* sp24_bench.c: the structured-sparsity benchmark of issue 5. In one run and
+ * at one precision it times, on the same 2:4 (bf16/fp16) or 1:2 (tf32)
+ * matrix: our mma.sp kernel (sp24_gpu_spmm, B given in 16 bits and in fp32),
+ * cuSPARSELt's cusparseLtMatmul (when built with TCSPMM_HAVE_CUSPARSELT; its
+ * best algorithm from cusparseLtMatmulSearch), dense cuBLAS (cublasGemmEx) on
+ * the decompressed matrix, and, at tf32, the HRPB path (tcspmm_spmm with
+ * TCSPMM_PATH_HRPB). B and C are row-major, alpha = 1, beta = 0; C is fp32
+ * except cuSPARSELt at bf16/fp16, which writes C in the input type (it
+ * refuses fp32 C there), so its 16-bit result is not cross-checked.
+ * TFLOP/s count 2*M*N*K. Each time is the median of --reps runs timed with
+ * CUDA events after 3 warm-up runs, the L2 flushed (a 256 MiB memset) before
+ * each run. Outputs are cross-checked (relative difference to cuBLAS).
+ *
+ *   sp24_bench [--precision bf16|fp16|tf32] [--m 4096,8192,16384]
+ *              [--n 64,128,512,4096,8192] [--reps 10] [--no-hrpb]      */
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef TCSPMM_HAVE_CUSPARSELT
+#include <cusparseLt.h>
+#endif
+
+#include "error.h"
+#include "format/sparse24.h"
+#include "kernels/sp24_gpu.h"
+#include "rng.h"
+#include "sparse24_gen.h"
+
+#define FLUSH_BYTES (256u << 20)
+#define MAX_LIST 8
+
+typedef struct bench_ctx {
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    void *flush;
+    int reps;
+} bench_ctx;
+
+typedef tcspmm_status (*run_fn)(void *arg);
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median milliseconds of ctx->reps runs of fn, or -1 when it fails. */
+static float time_median(bench_ctx *ctx, run_fn fn, void *arg, const char *name)
+{
+    float ms[256];
+    int reps = ctx->reps < 256 ? ctx->reps : 256;
+    for (int i = 0; i < 3; i++) {
+        if (fn(arg) != TCSPMM_SUCCESS) {
+            fprintf(stderr, "%s failed: %s\n", name, tcspmm_last_error());
+            return -1.0f;
+        }
+    }
+    for (int i = 0; i < reps; i++) {
+        if (TCSPMM_CUDA(cudaMemsetAsync(ctx->flush, i & 0xFF, FLUSH_BYTES, ctx->stream)) ||
+            TCSPMM_CUDA(cudaEventRecord(ctx->start, ctx->stream)) || fn(arg) ||
+            TCSPMM_CUDA(cudaEventRecord(ctx->stop, ctx->stream)) ||
+            TCSPMM_CUDA(cudaEventSynchronize(ctx->stop)) ||
+            TCSPMM_CUDA(cudaEventElapsedTime(&ms[i], ctx->start, ctx->stop))) {
+            fprintf(stderr, "%s failed: %s\n", name, tcspmm_last_error());
+            return -1.0f;
+        }
+    }
+    qsort(ms, (size_t)reps, sizeof(float), cmp_float);
+    return ms[reps / 2];
+}
+
+/* ------------------------------------------------------------------ */
+typedef struct problem {
+    int64_t m, k, n;
+    tcspmm_precision precision;
+    cudaStream_t stream;
+    sp24_gpu *ours;
+    void *dA_dense;   /* m x k row-major, bf16/fp16/fp32: the decompressed matrix */
+    void *dB16, *dB32; /* k x n row-major: in the 16-bit type (not for tf32), in fp32 */
+    float *dC;        /* m x n row-major */
+    cublasHandle_t cublas;
+    tcspmm_plan *hrpb;
+#ifdef TCSPMM_HAVE_CUSPARSELT
+    cusparseLtHandle_t lt;
+    cusparseLtMatmulPlan_t lt_plan;
+    void *lt_compressed, *lt_workspace;
+    int lt_ready;
+#endif
+} problem;
+
+static tcspmm_status run_ours_16(void *arg)
+{
+    problem *p = (problem *)arg;
+    return sp24_gpu_spmm(p->ours, p->n, 1.0f, p->dB16,
+                         p->precision == TCSPMM_PRECISION_BF16 ? SP24_B_BF16 : SP24_B_FP16, p->n,
+                         0.0f, p->dC, p->n, TCSPMM_LAYOUT_ROW_MAJOR, p->stream);
+}
+
+static tcspmm_status run_ours_32(void *arg)
+{
+    problem *p = (problem *)arg;
+    return sp24_gpu_spmm(p->ours, p->n, 1.0f, p->dB32, SP24_B_FP32, p->n, 0.0f, p->dC, p->n,
+                         TCSPMM_LAYOUT_ROW_MAJOR, p->stream);
+}
+
+static tcspmm_status cublas_status(cublasStatus_t s, const char *what)
+{
+    if (s == CUBLAS_STATUS_SUCCESS) return TCSPMM_SUCCESS;
+    return tcspmm_fail(TCSPMM_ERROR_CUDA, "%s failed: cuBLAS status %d", what, (int)s);
+}
+
+/* Row-major C = A * B as column-major C^T = B^T * A^T. */
+static tcspmm_status run_cublas(void *arg)
+{
+    problem *p = (problem *)arg;
+    const float one = 1.0f, zero = 0.0f;
+    int tf32 = p->precision == TCSPMM_PRECISION_TF32;
+    cudaDataType t = tf32 ? CUDA_R_32F
+                     : p->precision == TCSPMM_PRECISION_BF16 ? CUDA_R_16BF : CUDA_R_16F;
+    return cublas_status(
+        cublasGemmEx(p->cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)p->n, (int)p->m, (int)p->k, &one,
+                     tf32 ? p->dB32 : p->dB16, t, (int)p->n, p->dA_dense, t, (int)p->k, &zero,
+                     p->dC, CUDA_R_32F, (int)p->n,
+                     tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,
+                     CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
+}
+
+static tcspmm_status run_hrpb(void *arg)
+{
+    problem *p = (problem *)arg;
+    return tcspmm_spmm(p->hrpb, p->n, 1.0f, (const float *)p->dB32, p->n, 0.0f, p->dC, p->n,
+                       TCSPMM_LAYOUT_ROW_MAJOR, p->stream);
+}
+
+#ifdef TCSPMM_HAVE_CUSPARSELT
+static tcspmm_status lt_status(cusparseStatus_t s, const char *what)
+{
+    if (s == CUSPARSE_STATUS_SUCCESS) return TCSPMM_SUCCESS;
+    return tcspmm_fail(TCSPMM_ERROR_CUSPARSE, "%s failed: %s", what, cusparseLtGetErrorString(s));
+}
+
+static tcspmm_status run_cusparselt(void *arg)
+{
+    problem *p = (problem *)arg;
+    const float one = 1.0f, zero = 0.0f;
+    const void *b = p->precision == TCSPMM_PRECISION_TF32 ? p->dB32 : p->dB16;
+    return lt_status(cusparseLtMatmul(&p->lt, &p->lt_plan, &one, p->lt_compressed, b, &zero,
+                                      p->dC, p->dC, p->lt_workspace, &p->stream, 1),
+                     "cusparseLtMatmul");
+}
+
+/* Descriptors, plan, compression of A and the algorithm search. */
+static tcspmm_status cusparselt_setup(problem *p)
+{
+    cusparseLtMatDescriptor_t a, b, c;
+    cusparseLtMatmulDescriptor_t mm;
+    cusparseLtMatmulAlgSelection_t sel;
+    cudaDataType t = p->precision == TCSPMM_PRECISION_TF32 ? CUDA_R_32F
+                     : p->precision == TCSPMM_PRECISION_BF16 ? CUDA_R_16BF : CUDA_R_16F;
+    size_t compressed = 0, buffer = 0, workspace = 0;
+    void *dbuf = NULL;
+    const float one = 1.0f, zero = 0.0f;
+    TCSPMM_TRY(lt_status(cusparseLtInit(&p->lt), "cusparseLtInit"));
+    TCSPMM_TRY(lt_status(cusparseLtStructuredDescriptorInit(&p->lt, &a, p->m, p->k, p->k, 16, t,
+                                                            CUSPARSE_ORDER_ROW,
+                                                            CUSPARSELT_SPARSITY_50_PERCENT),
+                         "cusparseLtStructuredDescriptorInit"));
+    TCSPMM_TRY(lt_status(cusparseLtDenseDescriptorInit(&p->lt, &b, p->k, p->n, p->n, 16, t,
+                                                       CUSPARSE_ORDER_ROW),
+                         "cusparseLtDenseDescriptorInit(B)"));
+    /* cuSPARSELt offers no fp32 C for 16-bit inputs here: C is in the input type */
+    TCSPMM_TRY(lt_status(cusparseLtDenseDescriptorInit(&p->lt, &c, p->m, p->n, p->n, 16, t,
+                                                       CUSPARSE_ORDER_ROW),
+                         "cusparseLtDenseDescriptorInit(C)"));
+    TCSPMM_TRY(lt_status(cusparseLtMatmulDescriptorInit(&p->lt, &mm, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                        CUSPARSE_OPERATION_NON_TRANSPOSE, &a, &b,
+                                                        &c, &c, CUSPARSE_COMPUTE_32F),
+                         "cusparseLtMatmulDescriptorInit"));
+    TCSPMM_TRY(lt_status(cusparseLtMatmulAlgSelectionInit(&p->lt, &sel, &mm,
+                                                           CUSPARSELT_MATMUL_ALG_DEFAULT),
+                         "cusparseLtMatmulAlgSelectionInit"));
+    TCSPMM_TRY(lt_status(cusparseLtMatmulPlanInit(&p->lt, &p->lt_plan, &mm, &sel),
+                         "cusparseLtMatmulPlanInit"));
+    TCSPMM_TRY(lt_status(cusparseLtSpMMACompressedSize(&p->lt, &p->lt_plan, &compressed, &buffer),
+                         "cusparseLtSpMMACompressedSize"));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->lt_compressed, compressed)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&dbuf, buffer ? buffer : 1)));
+    TCSPMM_TRY(lt_status(cusparseLtSpMMACompress(&p->lt, &p->lt_plan, p->dA_dense,
+                                                 p->lt_compressed, dbuf, p->stream),
+                         "cusparseLtSpMMACompress"));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaStreamSynchronize(p->stream)));
+    cudaFree(dbuf);
+    TCSPMM_TRY(lt_status(cusparseLtMatmulGetWorkspace(&p->lt, &p->lt_plan, &workspace),
+                         "cusparseLtMatmulGetWorkspace"));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->lt_workspace, workspace ? workspace : 1)));
+    const void *bptr = p->precision == TCSPMM_PRECISION_TF32 ? p->dB32 : p->dB16;
+    TCSPMM_TRY(lt_status(cusparseLtMatmulSearch(&p->lt, &p->lt_plan, &one, p->lt_compressed, bptr,
+                                                &zero, p->dC, p->dC, p->lt_workspace,
+                                                &p->stream, 1),
+                         "cusparseLtMatmulSearch"));
+    p->lt_ready = 1;
+    return TCSPMM_SUCCESS;
+}
+
+static void cusparselt_teardown(problem *p)
+{
+    if (p->lt_ready) {
+        cusparseLtMatmulPlanDestroy(&p->lt_plan);
+        cusparseLtDestroy(&p->lt);
+    }
+    cudaFree(p->lt_compressed);
+    cudaFree(p->lt_workspace);
+    p->lt_compressed = p->lt_workspace = NULL;
+    p->lt_ready = 0;
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Relative Frobenius difference of dC against a reference copy, on the
+ * first `count` elements. */
+static double rel_diff(const float *dC, const float *ref, size_t count, float *host)
+{
+    if (TCSPMM_CUDA(cudaMemcpy(host, dC, count * sizeof(float), cudaMemcpyDeviceToHost)))
+        return NAN;
+    double d2 = 0.0, r2 = 0.0;
+    for (size_t i = 0; i < count; i++) {
+        double d = (double)host[i] - ref[i];
+        d2 += d * d;
+        r2 += (double)ref[i] * ref[i];
+    }
+    return sqrt(d2 / (r2 > 0 ? r2 : 1));
+}
+
+static int parse_list(const char *s, int64_t *out)
+{
+    int n = 0;
+    while (*s && n < MAX_LIST) {
+        out[n++] = strtoll(s, (char **)&s, 10);
+        if (*s == ',') s++;
+    }
+    return n;
+}
+
+static double tflops(const problem *p, float ms)
+{
+    return ms > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / (ms * 1e-3) / 1e12 : 0.0;
+}
+
+/* Builds the matrix for size m = k, then times every n. */
+static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, int nn,
+                                tcspmm_precision prec, int with_hrpb)
+{
+    problem p;
+    memset(&p, 0, sizeof p);
+    p.m = p.k = m;
+    p.precision = prec;
+    p.stream = ctx->stream;
+    int tf32 = prec == TCSPMM_PRECISION_TF32;
+    tcspmm_csr A;
+    sp24 s;
+    TCSPMM_TRY(sp24_gen(m, m, tf32 ? SP24_1TO2 : SP24_2TO4, 0.0, 42 + (uint64_t)m, &A));
+    TCSPMM_TRY(sp24_compress(&A, prec, 0, &s));
+    TCSPMM_TRY(sp24_gpu_upload(&s, &p.ours));
+    /* the decompressed (rounded) matrix, dense, for cuBLAS and cuSPARSELt */
+    size_t mk = (size_t)(m * m), es = tf32 ? 4 : 2;
+    float *dense = (float *)malloc(mk * sizeof(float));
+    if (!dense) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: dense A");
+    TCSPMM_TRY(sp24_decompress(&s, dense, m));
+    if (!tf32) {
+        uint16_t *h = (uint16_t *)dense; /* in place: element i only reads float i >= i/2 */
+        for (size_t i = 0; i < mk; i++) h[i] = sp24_half_bits(dense[i], prec);
+    }
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p.dA_dense, mk * es)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(p.dA_dense, dense, mk * es, cudaMemcpyHostToDevice)));
+    free(dense);
+    sp24_free(&s);
+    TCSPMM_TRY(cublas_status(cublasCreate(&p.cublas), "cublasCreate"));
+    TCSPMM_TRY(cublas_status(cublasSetStream(p.cublas, ctx->stream), "cublasSetStream"));
+    if (with_hrpb && tf32) {
+        tcspmm_options opt;
+        tcspmm_options_init(&opt);
+        opt.path = TCSPMM_PATH_HRPB;
+        if (tcspmm_plan_create(&A, &opt, &p.hrpb) != TCSPMM_SUCCESS) {
+            fprintf(stderr, "HRPB plan: %s\n", tcspmm_last_error());
+            p.hrpb = NULL;
+        }
+    }
+    tcspmm_csr_free(&A);
+
+    for (int i = 0; i < nn; i++) {
+        p.n = ns[i];
+        size_t kn = (size_t)(p.k * p.n), mn = (size_t)(p.m * p.n);
+        float *hb = (float *)malloc(kn * sizeof(float)), *ref = (float *)malloc(mn * sizeof(float)),
+              *host = (float *)malloc(mn * sizeof(float));
+        uint16_t *hb16 = (uint16_t *)malloc(kn * sizeof(uint16_t));
+        rng_fill(hb, kn, 7 + (uint64_t)p.n);
+        for (size_t j = 0; j < kn && !tf32; j++) hb16[j] = sp24_half_bits(hb[j], prec);
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p.dB32, kn * 4)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p.dB16, kn * 2)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc((void **)&p.dC, mn * 4)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(p.dB32, hb, kn * 4, cudaMemcpyHostToDevice)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(p.dB16, hb16, kn * 2, cudaMemcpyHostToDevice)));
+
+        float t_blas = time_median(ctx, run_cublas, &p, "cuBLAS");
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(ref, p.dC, mn * 4, cudaMemcpyDeviceToHost)));
+        float t16 = tf32 ? -1.0f : time_median(ctx, run_ours_16, &p, "sp24 (16-bit B)");
+        double d16 = tf32 ? NAN : rel_diff(p.dC, ref, mn, host);
+        float t32 = time_median(ctx, run_ours_32, &p, "sp24 (fp32 B)");
+        double d32 = rel_diff(p.dC, ref, mn, host);
+        float t_lt = -1.0f, t_hrpb = -1.0f;
+        double d_lt = NAN, d_hrpb = NAN;
+#ifdef TCSPMM_HAVE_CUSPARSELT
+        if (cusparselt_setup(&p) == TCSPMM_SUCCESS) {
+            t_lt = time_median(ctx, run_cusparselt, &p, "cuSPARSELt");
+            if (tf32) d_lt = rel_diff(p.dC, ref, mn, host); /* 16-bit C: not compared */
+        } else {
+            fprintf(stderr, "cuSPARSELt: %s\n", tcspmm_last_error());
+        }
+        cusparselt_teardown(&p);
+#endif
+        if (p.hrpb) {
+            t_hrpb = time_median(ctx, run_hrpb, &p, "HRPB");
+            d_hrpb = rel_diff(p.dC, ref, mn, host);
+        }
+        float t_ours = tf32 ? t32 : t16;
+        printf("| %s | %5lld | %5lld | %7.3f %6.1f | %7.3f %6.1f | %7.3f %6.1f | %7.3f %6.1f | "
+               "%7.3f %6.1f | %5.2f | %5.2f | %.1e %.1e %.1e %.1e |\n",
+               tcspmm_precision_name(prec), (long long)p.m, (long long)p.n, t16, tflops(&p, t16),
+               t32, tflops(&p, t32), t_lt, tflops(&p, t_lt), t_blas, tflops(&p, t_blas), t_hrpb,
+               tflops(&p, t_hrpb), t_lt > 0 && t_ours > 0 ? t_lt / t_ours : 0.0,
+               t_blas > 0 && t_ours > 0 ? t_blas / t_ours : 0.0, d16, d32, d_lt, d_hrpb);
+        fflush(stdout);
+        cudaFree(p.dB32);
+        cudaFree(p.dB16);
+        cudaFree(p.dC);
+        free(hb);
+        free(hb16);
+        free(ref);
+        free(host);
+    }
+    if (p.hrpb) tcspmm_plan_destroy(p.hrpb);
+    cublasDestroy(p.cublas);
+    cudaFree(p.dA_dense);
+    sp24_gpu_free(p.ours);
+    return TCSPMM_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+    int64_t ms[MAX_LIST] = {4096, 8192, 16384}, ns[MAX_LIST] = {64, 128, 512, 4096, 8192};
+    int nm = 3, nn = 5, with_hrpb = 1;
+    tcspmm_precision prec = TCSPMM_PRECISION_BF16;
+    bench_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.reps = 10;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--precision") && i + 1 < argc) {
+            const char *v = argv[++i];
+            prec = !strcmp(v, "tf32") ? TCSPMM_PRECISION_TF32
+                   : !strcmp(v, "fp16") ? TCSPMM_PRECISION_FP16 : TCSPMM_PRECISION_BF16;
+        } else if (!strcmp(argv[i], "--m") && i + 1 < argc) {
+            nm = parse_list(argv[++i], ms);
+        } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
+            nn = parse_list(argv[++i], ns);
+        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+            ctx.reps = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--no-hrpb")) {
+            with_hrpb = 0;
+        } else {
+            fprintf(stderr, "usage: %s [--precision bf16|fp16|tf32] [--m list] [--n list] "
+                            "[--reps R] [--no-hrpb]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (ctx.reps < 1) ctx.reps = 1;
+    if (TCSPMM_CUDA(cudaStreamCreate(&ctx.stream)) || TCSPMM_CUDA(cudaEventCreate(&ctx.start)) ||
+        TCSPMM_CUDA(cudaEventCreate(&ctx.stop)) || TCSPMM_CUDA(cudaMalloc(&ctx.flush, FLUSH_BYTES))) {
+        fprintf(stderr, "%s\n", tcspmm_last_error());
+        return 1;
+    }
+    struct cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, 0);
+#ifdef TCSPMM_HAVE_CUSPARSELT
+    const char *lt = "cuSPARSELt: yes";
+#else
+    const char *lt = "cuSPARSELt: not built in (TCSPMM_HAVE_CUSPARSELT undefined)";
+#endif
+    printf("device: %s, %s; median of %d, L2 flushed; ms and TFLOP/s (2*M*N*K); "
+           "vs = time(other) / time(ours); diff = rel. Frobenius difference to cuBLAS\n\n",
+           prop.name, lt, ctx.reps);
+    printf("| prec | M=K | N | ours 16-bit B | ours fp32 B | cuSPARSELt | cuBLAS dense | "
+           "HRPB | vs cuSPARSELt | vs cuBLAS | diff ours16 ours32 Lt HRPB |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < nm; i++) {
+        if (bench_size(&ctx, ms[i], ns, nn, prec, with_hrpb) != TCSPMM_SUCCESS) {
+            fprintf(stderr, "M = %lld: %s\n", (long long)ms[i], tcspmm_last_error());
+            return 1;
+        }
+    }
+    return 0;
+}

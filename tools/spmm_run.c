@@ -1,0 +1,380 @@
+/* spmm_run.c: the command-line driver: reads a matrix (a Matrix Market
+ * file, "-", or gen:SPEC), builds a plan, multiplies by a seeded random B,
+ * and optionally checks against the float64 reference, benchmarks against
+ * cuSPARSE, and prints the plan's metrics as info lines or JSON. */
+#include "bench_gpu.h"
+#include "families.h"
+#include "record.h"
+#include "reference.h"
+#include "rng.h"
+#include "tcspmm.h"
+
+#include <cuda_runtime.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef TCSPMM_GIT_COMMIT
+#define TCSPMM_GIT_COMMIT "unknown"
+#endif
+
+static const char *usage =
+    "usage: spmm_run FILE [options]\n"
+    "  FILE              a Matrix Market file (.mtx or .mtx.gz), - for standard input,\n"
+    "                    or gen:SPEC for a generated matrix (see spmm_gen --help)\n"
+    "  --n N             columns of B and C (default 128)\n"
+    "  --path P          auto (default), cusparse, hrpb, sparse24 or cpu\n"
+    "  --precision P     tf32 (default), fp32, bf16 or fp16\n"
+    "  --layout L        row (default) or col: layout of B and C\n"
+    "  --alpha A         default 1\n"
+    "  --beta B          default 0 (C starts random when beta != 0)\n"
+    "  --tm T            HRPB panel rows, 16 (default) or 32\n"
+    "  --threads T       host threads (default: all)\n"
+    "  --check           compare with the float64 CPU reference; prints\n"
+    "                    'check: rel_err=X max_abs_err=Y PASS|FAIL' (exit 1 on FAIL)\n"
+    "  --bench           time the product (median of R runs after warm-up); on a GPU\n"
+    "                    also the best cuSPARSE algorithm in the same run\n"
+    "  --reps R          timed runs for --bench (default 50)\n"
+    "  --seed S          seed of the random B and C (default 1)\n"
+    "  --info            print 'info: key=value' lines about the matrix and the plan\n"
+    "  --json            print one JSON object with everything instead of text\n"
+    "  --help            this text\n"
+    "Exit status: 0 success, 1 check failed, 2 error.\n";
+
+typedef struct args {
+    const char *file;
+    int64_t n;
+    tcspmm_options opt;
+    tcspmm_layout layout;
+    float alpha, beta;
+    int check, bench, info, json, reps, threads;
+    uint64_t seed;
+} args;
+
+static int die(const char *fmt, const char *what)
+{
+    fprintf(stderr, "spmm_run: ");
+    fprintf(stderr, fmt, what);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int lib_error(const char *step, tcspmm_status st)
+{
+    fprintf(stderr, "spmm_run: %s: %s (%s)\n", step, tcspmm_last_error(), tcspmm_status_string(st));
+    return 2;
+}
+
+static int parse_number(const char *s, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (!s[0] || *end || !isfinite(v) || v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
+}
+
+static int pick(const char *s, const char *const *names, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    return -1;
+}
+
+/* Returns 0 on success, else the exit status (help prints and returns -1). */
+static int parse_args(int argc, char **argv, args *a)
+{
+    static const char *const paths[] = {"auto", "cusparse", "hrpb", "sparse24", "cpu"};
+    static const char *const precisions[] = {"tf32", "fp32", "bf16", "fp16"};
+    static const char *const layouts[] = {"row", "col"};
+    static const char *const valued[] = {"--n", "--reps", "--seed", "--alpha", "--beta",
+                                         "--tm", "--threads", "--path", "--precision", "--layout"};
+    memset(a, 0, sizeof *a);
+    tcspmm_options_init(&a->opt);
+    a->n = 128;
+    a->alpha = 1.0f;
+    a->reps = 50;
+    a->seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double x = 0;
+        int k;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            fputs(usage, stdout);
+            return -1;
+        } else if (!strcmp(s, "--check")) a->check = 1;
+        else if (!strcmp(s, "--bench")) a->bench = 1;
+        else if (!strcmp(s, "--info")) a->info = 1;
+        else if (!strcmp(s, "--json")) a->json = 1;
+        else if (pick(s, valued, 10) >= 0) {
+            if (!v) return die("%s needs a value (see --help)", s);
+            i++;
+            if (!strcmp(s, "--n") && parse_number(v, 0, 1 << 30, &x)) a->n = (int64_t)x;
+            else if (!strcmp(s, "--reps") && parse_number(v, 1, 1e6, &x)) a->reps = (int)x;
+            else if (!strcmp(s, "--seed") && parse_number(v, 0, 1e18, &x)) a->seed = (uint64_t)x;
+            else if (!strcmp(s, "--alpha") && parse_number(v, -1e30, 1e30, &x)) a->alpha = (float)x;
+            else if (!strcmp(s, "--beta") && parse_number(v, -1e30, 1e30, &x)) a->beta = (float)x;
+            else if (!strcmp(s, "--tm") && parse_number(v, 1, 1024, &x)) a->opt.panel_rows = (int)x;
+            else if (!strcmp(s, "--threads") && parse_number(v, 1, 4096, &x)) a->threads = (int)x;
+            else if (!strcmp(s, "--path") && (k = pick(v, paths, 5)) >= 0) a->opt.path = (tcspmm_path)k;
+            else if (!strcmp(s, "--precision") && (k = pick(v, precisions, 4)) >= 0)
+                a->opt.precision = (tcspmm_precision)k;
+            else if (!strcmp(s, "--layout") && (k = pick(v, layouts, 2)) >= 0)
+                a->layout = (tcspmm_layout)k;
+            else {
+                fprintf(stderr, "spmm_run: bad value '%s' for %s (see --help)\n", v, s);
+                return 2;
+            }
+        } else if (s[0] == '-' && s[1] == '-') return die("unknown option %s (see --help)", s);
+        else if (!a->file) a->file = s;
+        else return die("unexpected argument '%s' (one FILE only)", s);
+    }
+    if (!a->file) return die("%s", "no FILE given (see --help)");
+    a->opt.expected_n = a->n > 0 ? a->n : 1;
+    a->opt.host_threads = a->threads;
+    if (a->threads) omp_set_num_threads(a->threads);
+    return 0;
+}
+
+static int load_matrix(const char *file, tcspmm_csr *A)
+{
+    tcspmm_status st = strncmp(file, "gen:", 4) == 0 ? family_generate(file + 4, A)
+                                                      : tcspmm_read_mtx(file, A);
+    if (st) return lib_error("reading the matrix", st);
+    return 0;
+}
+
+static void record_info(record *r, const tcspmm_info *in)
+{
+    record_int(r, "rows", in->rows);
+    record_int(r, "cols", in->cols);
+    record_int(r, "nnz", in->nnz);
+    record_str(r, "path", tcspmm_path_name(in->path));
+    record_str(r, "path_reason", in->path_reason);
+    record_str(r, "precision", tcspmm_precision_name(in->precision));
+    record_int(r, "has_gpu", in->has_gpu);
+    record_str(r, "device", in->device_name);
+    record_str(r, "structure", in->structure);
+    if (in->panels > 0 || in->rows == 0) {
+        record_int(r, "panel_rows", in->panel_rows);
+        record_int(r, "panels", in->panels);
+        record_int(r, "blocks", in->blocks);
+        record_int(r, "bricks", in->bricks);
+        record_num(r, "alpha", in->alpha);
+        record_num(r, "beta", in->beta);
+        record_num(r, "brick_density", in->brick_density);
+        record_str(r, "synergy", in->synergy);
+        record_num(r, "oi_shared", in->oi_shared);
+        record_int(r, "hrpb_bytes", in->hrpb_bytes);
+        record_int(r, "csr_bytes", in->csr_bytes);
+        record_int(r, "blocks_per_panel_min", in->blocks_per_panel_min);
+        record_int(r, "blocks_per_panel_median", in->blocks_per_panel_median);
+        record_int(r, "blocks_per_panel_max", in->blocks_per_panel_max);
+        record_int(r, "num_sms", in->num_sms);
+        record_int(r, "blocks_per_sm", in->blocks_per_sm);
+        record_int(r, "virtual_panels", in->virtual_panels);
+        record_int(r, "split_panels", in->split_panels);
+        record_num(r, "waves", in->waves);
+        record_num(r, "preprocess_ms", in->preprocess_ms);
+    }
+    record_num(r, "upload_ms", in->upload_ms);
+}
+
+/* Leading dimensions of the dense B (cols x n) and C (rows x n) spmm_run uses. */
+static void leading_dims(const args *a, int64_t rows, int64_t cols, int64_t *ldb, int64_t *ldc)
+{
+    int row_major = a->layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    *ldb = row_major ? a->n : cols;
+    *ldc = row_major ? a->n : rows;
+    if (*ldb < 1) *ldb = 1;
+    if (*ldc < 1) *ldc = 1;
+}
+
+/* Runs the product once, on the GPU when the plan has one, into C (host). */
+static tcspmm_status multiply(tcspmm_plan *plan, const tcspmm_info *info, const args *a,
+                              int64_t rows, int64_t cols, const float *B, float *C)
+{
+    int64_t ldb, ldc;
+    leading_dims(a, rows, cols, &ldb, &ldc);
+    if (info->path == TCSPMM_PATH_CPU)
+        return tcspmm_spmm_host(plan, a->n, a->alpha, B, ldb, a->beta, C, ldc, a->layout);
+    size_t bbytes = (size_t)(cols * a->n) * sizeof(float), cbytes = (size_t)(rows * a->n) * sizeof(float);
+    float *dB = NULL, *dC = NULL;
+    cudaError_t e = cudaMalloc((void **)&dB, bbytes ? bbytes : 4);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&dC, cbytes ? cbytes : 4);
+    if (e == cudaSuccess) e = cudaMemcpy(dB, B, bbytes, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(dC, C, cbytes, cudaMemcpyHostToDevice);
+    tcspmm_status st = TCSPMM_SUCCESS;
+    if (e != cudaSuccess) {
+        fprintf(stderr, "spmm_run: CUDA: %s\n", cudaGetErrorString(e));
+        st = TCSPMM_ERROR_CUDA;
+    }
+    if (!st) st = tcspmm_spmm(plan, a->n, a->alpha, dB, ldb, a->beta, dC, ldc, a->layout, NULL);
+    if (!st && ((e = cudaDeviceSynchronize()) != cudaSuccess ||
+                (e = cudaMemcpy(C, dC, cbytes, cudaMemcpyDeviceToHost)) != cudaSuccess)) {
+        fprintf(stderr, "spmm_run: CUDA: %s\n", cudaGetErrorString(e));
+        st = TCSPMM_ERROR_CUDA;
+    }
+    cudaFree(dB);
+    cudaFree(dC);
+    return st;
+}
+
+/* Tolerance of --check for the precision the path uses: TF32 lands near 3e-4,
+ * bf16/fp16 near 3e-3, fp32 (and the CPU's float64 accumulation) near 1e-7. */
+static double check_tolerance(const tcspmm_info *info)
+{
+    if (info->precision == TCSPMM_PRECISION_TF32) return 1e-3;
+    if (info->precision == TCSPMM_PRECISION_BF16 || info->precision == TCSPMM_PRECISION_FP16) return 1e-2;
+    return 1e-5;
+}
+
+static double bench_cpu(tcspmm_plan *plan, const args *a, int64_t rows, int64_t cols,
+                        const float *B, float *C)
+{
+    int64_t ldb, ldc;
+    leading_dims(a, rows, cols, &ldb, &ldc);
+    int reps = a->reps < 3 ? 3 : a->reps;
+    double *t = malloc((size_t)reps * sizeof(double)), med = 0;
+    if (!t) return NAN;
+    tcspmm_spmm_host(plan, a->n, a->alpha, B, ldb, a->beta, C, ldc, a->layout);
+    for (int r = 0; r < reps; r++) {
+        double t0 = omp_get_wtime();
+        tcspmm_spmm_host(plan, a->n, a->alpha, B, ldb, a->beta, C, ldc, a->layout);
+        t[r] = (omp_get_wtime() - t0) * 1e3;
+    }
+    for (int i = 1; i < reps; i++) /* insertion sort: reps is small */
+        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+            double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x;
+        }
+    med = t[reps / 2];
+    free(t);
+    return med;
+}
+
+static int run(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
+{
+    tcspmm_info info;
+    tcspmm_status st = tcspmm_plan_info(plan, &info);
+    if (st) return lib_error("plan info", st);
+    record_info(r, &info);
+    record_int(r, "n", a->n);
+    record_str(r, "layout", a->layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col");
+    if (!info.has_gpu && a->opt.path != TCSPMM_PATH_CPU && !a->json) fprintf(stderr, "spmm_run: no GPU (%s); running the CPU path\n", info.path_reason);
+
+    size_t bcount = (size_t)(A->cols * a->n), ccount = (size_t)(A->rows * a->n);
+    float *B = malloc((bcount ? bcount : 1) * sizeof(float));
+    float *C = malloc((ccount ? ccount : 1) * sizeof(float));
+    float *C0 = malloc((ccount ? ccount : 1) * sizeof(float));
+    if (!B || !C || !C0) {
+        free(B); free(C); free(C0);
+        return die("%s", "out of host memory for B and C");
+    }
+    rng_fill(B, bcount, a->seed);
+    if (a->beta != 0.0f) rng_fill(C0, ccount, a->seed + 1);
+    else for (size_t i = 0; i < ccount; i++) C0[i] = NAN; /* poison: every element must be written */
+    memcpy(C, C0, ccount * sizeof(float));
+    int status = 0;
+    st = multiply(plan, &info, a, A->rows, A->cols, B, C);
+    if (st) status = lib_error("multiplying", st);
+    if (!status && a->check) {
+        double *ref = malloc((ccount ? ccount : 1) * sizeof(double));
+        int64_t ldb, ldc;
+        leading_dims(a, A->rows, A->cols, &ldb, &ldc);
+        st = ref ? reference_spmm(A, a->n, a->alpha, B, ldb, a->beta, C0, ldc, a->layout, ref)
+                 : TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
+        if (st) status = lib_error("reference", st);
+        else {
+            compare_result cmp = compare_to_reference(C, ldc, a->layout, ref, A->rows, a->n,
+                                                      check_tolerance(&info));
+            record_num(r, "check_rel_err", cmp.rel_err);
+            record_num(r, "check_max_abs_err", cmp.max_abs_err);
+            record_int(r, "check_nonfinite", cmp.nonfinite);
+            record_int(r, "check_pass", cmp.pass);
+            if (!a->json)
+                printf("check: rel_err=%.3e max_abs_err=%.3e%s %s\n", cmp.rel_err, cmp.max_abs_err,
+                       cmp.nonfinite ? " (NaN/Inf in C)" : "", cmp.pass ? "PASS" : "FAIL");
+            if (!cmp.pass) status = 1;
+        }
+        free(ref);
+    }
+    if (!status && a->bench) {
+        double flops = 2.0 * (double)A->nnz * (double)a->n;
+        if (info.path == TCSPMM_PATH_CPU) {
+            double ms = bench_cpu(plan, a, A->rows, A->cols, B, C);
+            record_num(r, "time_ms", ms);
+            record_num(r, "gflops", flops / (ms * 1e-3) / 1e9);
+            record_int(r, "reps", a->reps);
+            if (!a->json) printf("bench: cpu %.3f ms, %.2f GFLOP/s (median of %d)\n", ms, flops / (ms * 1e-3) / 1e9, a->reps);
+        } else {
+            bench_result b;
+            st = bench_gpu(plan, A, a->n, a->layout, a->alpha, a->beta, a->reps, a->seed, &b);
+            if (st) status = lib_error("benchmark", st);
+            else {
+                record_num(r, "time_ms", b.time_ms);
+                record_num(r, "time_spread", b.time_spread);
+                record_num(r, "gflops", flops / (b.time_ms * 1e-3) / 1e9);
+                record_num(r, "cusparse_ms", b.cusparse_ms);
+                record_str(r, "cusparse_alg", b.cusparse_alg);
+                record_num(r, "cusparse_gflops", flops / (b.cusparse_ms * 1e-3) / 1e9);
+                record_num(r, "speedup", b.cusparse_ms / b.time_ms);
+                record_int(r, "min_bytes", b.min_bytes);
+                record_num(r, "copy_gbs", b.copy_gbs);
+                record_num(r, "roofline_frac", b.roofline_frac);
+                record_int(r, "reps", b.reps);
+                if (!a->json)
+                    printf("bench: %s %.4f ms %.1f GFLOP/s (%.0f%% of memory roofline) | cuSPARSE best "
+                           "(%s) %.4f ms %.1f GFLOP/s | speedup %.2fx\n",
+                           tcspmm_path_name(info.path), b.time_ms, flops / (b.time_ms * 1e-3) / 1e9,
+                           100 * b.roofline_frac, b.cusparse_alg, b.cusparse_ms,
+                           flops / (b.cusparse_ms * 1e-3) / 1e9, b.cusparse_ms / b.time_ms);
+            }
+        }
+    }
+    free(B);
+    free(C);
+    free(C0);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    args a;
+    int status = parse_args(argc, argv, &a);
+    if (status) return status < 0 ? 0 : status;
+    record r = {0};
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    record_str(&r, "file", a.file);
+    record_str(&r, "commit", TCSPMM_GIT_COMMIT);
+    record_str(&r, "date", date);
+
+    tcspmm_csr A = {0};
+    double t0 = omp_get_wtime();
+    if ((status = load_matrix(a.file, &A))) return status;
+    double read_ms = (omp_get_wtime() - t0) * 1e3;
+    record_num(&r, "read_ms", read_ms);
+    if (!a.json)
+        printf("matrix: %s: %lld x %lld, %lld non-zeros, read in %.1f ms\n", a.file, (long long)A.rows,
+               (long long)A.cols, (long long)A.nnz, read_ms);
+
+    tcspmm_plan *plan = NULL;
+    t0 = omp_get_wtime();
+    tcspmm_status st = tcspmm_plan_create(&A, &a.opt, &plan);
+    if (st) {
+        tcspmm_csr_free(&A);
+        return lib_error("creating the plan", st);
+    }
+    record_num(&r, "plan_ms", (omp_get_wtime() - t0) * 1e3);
+    status = run(&a, &A, plan, &r);
+    if (a.json) record_print_json(&r, stdout);
+    else if (a.info) record_print_info(&r, stdout);
+    tcspmm_plan_destroy(plan);
+    tcspmm_csr_free(&A);
+    return status;
+}
