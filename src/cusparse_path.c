@@ -1,7 +1,8 @@
 /* cusparse_path.c: the cuSPARSE path: A uploaded once as a device CSR
  * (32-bit indices when nnz fits, else 64-bit), cusparseSpMM per call, one
  * workspace kept and grown across calls, CSR_ALG3's preprocessing redone
- * only when N or the layout change. A plan runs one SpMM at a time. */
+ * only when N or the layout change, and the fastest algorithm measured once
+ * per (N, layout). A plan runs one SpMM at a time. */
 #include "cusparse_path.h"
 
 #include "error.h"
@@ -9,6 +10,8 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 #include <stdlib.h>
+
+enum { TUNED_SLOTS = 16 };
 
 struct cusparse_path {
     cusparseHandle_t handle;
@@ -20,6 +23,8 @@ struct cusparse_path {
     size_t work_bytes;
     int64_t preprocessed_n; /* CSR_ALG3 preprocessing done for this n/layout */
     int preprocessed_layout;
+    struct { int64_t n; int layout, alg; } tuned[TUNED_SLOTS]; /* measured choices */
+    int num_tuned;
 };
 
 const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS] = {
@@ -36,10 +41,6 @@ const char *cusparse_path_alg_name(int alg)
     return "unknown";
 }
 
-int cusparse_path_default_alg(tcspmm_layout layout)
-{
-    return layout == TCSPMM_LAYOUT_ROW_MAJOR ? CUSPARSE_SPMM_CSR_ALG2 : CUSPARSE_SPMM_ALG_DEFAULT;
-}
 
 static tcspmm_status upload_indices(const tcspmm_csr *A, cusparse_path *p, int idx64)
 {
@@ -155,6 +156,63 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     if (B) cusparseDestroyDnMat(B);
     if (C) cusparseDestroyDnMat(C);
     return st;
+}
+
+/* Milliseconds of two runs of alg into scratch (beta = 0), or a negative
+ * value when cuSPARSE does not offer alg here. */
+static tcspmm_status time_alg(cusparse_path *p, int alg, int64_t n, const float *dB, int64_t ldb,
+                              float *scratch, int64_t ldc, tcspmm_layout layout, void *stream,
+                              cudaEvent_t ev[2], float *ms)
+{
+    tcspmm_status st = cusparse_path_spmm(p, alg, n, 1.0f, dB, ldb, 0.0f, scratch, ldc, layout, stream);
+    if (st == TCSPMM_ERROR_UNSUPPORTED) { /* not offered here: not a failure of the call */
+        tcspmm_clear_error();
+        *ms = -1.0f;
+        return TCSPMM_SUCCESS;
+    }
+    TCSPMM_TRY(st);
+    TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(ev[0], (cudaStream_t)stream)));
+    for (int r = 0; r < 2; r++)
+        TCSPMM_TRY(cusparse_path_spmm(p, alg, n, 1.0f, dB, ldb, 0.0f, scratch, ldc, layout, stream));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(ev[1], (cudaStream_t)stream)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(ev[1])));
+    return TCSPMM_CUDA(cudaEventElapsedTime(ms, ev[0], ev[1]));
+}
+
+tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
+                                     tcspmm_layout layout, void *stream, int *alg)
+{
+    for (int i = 0; i < p->num_tuned; i++)
+        if (p->tuned[i].n == n && p->tuned[i].layout == (int)layout) {
+            *alg = p->tuned[i].alg;
+            return TCSPMM_SUCCESS;
+        }
+    int64_t ldc = layout == TCSPMM_LAYOUT_ROW_MAJOR ? n : p->rows;
+    float *scratch = NULL;
+    cudaEvent_t ev[2] = {NULL, NULL};
+    tcspmm_status st = TCSPMM_CUDA(
+        cudaMallocAsync((void **)&scratch, (size_t)(p->rows * n + 1) * sizeof(float), (cudaStream_t)stream));
+    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&ev[0]));
+    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&ev[1]));
+    float best = -1.0f;
+    *alg = cusparse_path_algs[0];
+    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
+        float ms = -1.0f;
+        st = time_alg(p, cusparse_path_algs[i], n, dB, ldb, scratch, ldc > 0 ? ldc : 1, layout, stream, ev, &ms);
+        if (!st && ms >= 0.0f && (best < 0.0f || ms < best)) {
+            best = ms;
+            *alg = cusparse_path_algs[i];
+        }
+    }
+    if (scratch) cudaFreeAsync(scratch, (cudaStream_t)stream);
+    if (ev[0]) cudaEventDestroy(ev[0]);
+    if (ev[1]) cudaEventDestroy(ev[1]);
+    TCSPMM_TRY(st);
+    int slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : (int)(n % TUNED_SLOTS);
+    p->tuned[slot].n = n;
+    p->tuned[slot].layout = (int)layout;
+    p->tuned[slot].alg = *alg;
+    return TCSPMM_SUCCESS;
 }
 
 void cusparse_path_destroy(cusparse_path *p)

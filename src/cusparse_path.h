@@ -16,8 +16,11 @@ enum { CUSPARSE_PATH_NUM_ALGS = 3 };
 extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
 
-/* The algorithm the library uses for a layout. */
-int cusparse_path_default_alg(tcspmm_layout layout);
+/* The algorithm to use for (n, layout): the first call for a new pair
+ * times each of cusparse_path_algs twice on a scratch C (on stream, which
+ * it synchronizes) and remembers the fastest; later calls look it up. */
+tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
+                                     tcspmm_layout layout, void *stream, int *alg);
 
 tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out);
 

@@ -90,9 +90,11 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     if (plan->A.cols > 0) TCSPMM_TRY(check_device_pointer(dB, "B"));
     TCSPMM_TRY(check_device_pointer(dC, "C"));
     switch (plan->info.path) {
-    case TCSPMM_PATH_CUSPARSE:
-        return cusparse_path_spmm(plan->cusparse, cusparse_path_default_alg(layout), n, alpha, dB,
-                                  ldb, beta, dC, ldc, layout, stream);
+    case TCSPMM_PATH_CUSPARSE: {
+        int alg = 0;
+        TCSPMM_TRY(cusparse_path_pick_alg(plan->cusparse, n, dB, ldb, layout, stream, &alg));
+        return cusparse_path_spmm(plan->cusparse, alg, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
+    }
     case TCSPMM_PATH_HRPB:
         return hrpb_gpu_spmm(plan->hrpb_dev, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
     case TCSPMM_PATH_SPARSE24:
