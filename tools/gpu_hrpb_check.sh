@@ -5,7 +5,7 @@
 # memcheck and racecheck on the quick test, and the timing mode on a
 # generated stencil plus the matrices given as arguments. Logs go to $OUT
 # (default /tmp/gpu_hrpb_check); a summary is printed last.
-#   sh tools/gpu_hrpb_check.sh [matrix.mtx.gz ...]
+#   [NCU=0] sh tools/gpu_hrpb_check.sh [matrix.mtx.gz ...]
 set -u
 OUT=${OUT:-/tmp/gpu_hrpb_check}
 BUILD=${BUILD:-/tmp/b}
@@ -41,9 +41,9 @@ done
 timeout 240 "$test_bin" --time "$@" >"$OUT/time.log" 2>&1
 note "timing (rc $?):"
 
-# Nsight Compute on one launch: the stencil's first row-major TM=16 run at
-# N = 128 (after the 3 warm-ups and 4 x 53 launches at N = 32).
-timeout 120 ncu --launch-skip 215 --launch-count 1 -k regex:hrpb_tf32_kernel \
+# Nsight Compute on one launch (skipped with NCU=0): the stencil's first
+# row-major TM=16 run at N = 128 (after the 3 warm-ups and 4 x 53 launches at N = 32).
+[ "${NCU:-1}" = 0 ] || timeout 120 ncu --launch-skip 215 --launch-count 1 -k regex:hrpb_tf32_kernel \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
     --section SchedulerStats --section WarpStateStats "$test_bin" --time >"$OUT/ncu.log" 2>&1
 note "ncu (rc $?): $(grep -E 'Memory Throughput|DRAM Throughput|L2 Cache Throughput|L2 Hit Rate|Achieved Occupancy|Duration' "$OUT/ncu.log" | tr -s ' ' | tr '\n' ';')"

@@ -2,27 +2,38 @@
  * Algorithm 1) and its host side: upload, occupancy, launch.
  *
  * C = alpha*A*B + beta*C. One thread block per (virtual panel, N tile of
- * 32*WARPS columns); the grid's y dimension strides over the N tiles. Warp w
- * owns the TM x 32 tile of C at columns 32w.. of the N tile: TM/16 x 4
- * accumulators of 16x8 (mma.m16n8k4, four floats per lane each). Each lane
- * decodes the two A elements it holds in a brick (bits lane and lane+32 of
- * the pattern, value index by popcount) and reuses that fragment across its
- * warp's four 16x8 tiles; a brick column's B fragments are reused across its
- * bricks (TM = 32).
+ * 32*WARPS columns); the grid's y dimension strides over the N tiles.
  *
- * Per HRPB block (16 active columns) the thread block copies, with cp.async
- * into one of STAGES shared-memory stages: the block's packed bytes (header,
- * patterns, values; 16-byte chunks) and the 16 rows of B its active columns
- * name, restricted to the N tile (padding column -1 and columns past n are
- * zero-filled, B is not read there; a chunk that n cuts goes element by
- * element, so no copy reads past the end of B). The copies of block b + STAGES - 1 are
- * in flight while block b is multiplied; the indices they need (active
- * columns, byte offsets) are loaded into registers one block earlier still.
+ * Per HRPB block (16 active columns = 4 brick columns = 2 brick-column
+ * pairs) the thread block does three things, each on a different block of
+ * the pipeline (b = the block being multiplied):
+ *   - copy (cp.async): the packed bytes of block b + 3 and the 16 B rows of
+ *     block b + 2 (restricted to the N tile) into shared-memory stages;
+ *   - decode: block b + 1's bricks into a dense TM x 16 A tile held in
+ *     m16n8k8 fragment order and already rounded to TF32. Warp w decodes
+ *     brick columns w, w + WARPS, ...: lane l takes bits l and l + 32 of the
+ *     pattern (rows l/4 and l/4 + 8, column l%4), value index by popcount;
+ *   - multiply block b: warp w owns the TM x 32 tile of C at columns 32w.. of
+ *     the N tile, TM/16 x 4 accumulators of 16x8. Per brick-column pair it
+ *     reads its A fragment (one 16-byte load per brick row) and two 16-byte
+ *     B loads, and issues mma.m16n8k8 (k = the pair's 8 active columns) for
+ *     each of its 4 n8 tiles. A pair without bricks is skipped.
+ * One __syncthreads per HRPB block orders all three.
  *
- * Thread t copies B chunks (4 floats) t % (8*WARPS) of the rows
- * t / (8*WARPS) + 4i, i = 0..3. The B stage is 16 rows of 32*WARPS + 8 floats:
- * the 8-float pad puts the 32 lanes of a B-fragment read (row t%4 of the
- * brick column, column lane/4) in 32 different banks. */
+ * Column order inside a warp's 32 columns: n8 tile s, MMA column q is the
+ * warp's column 4q + s. So lane (g = lane/4, t = lane%4) reads its B
+ * operands of all four tiles as one float4 (columns 4g..4g+3 of a B row),
+ * and holds columns 8t..8t+7 of rows g and g + 8 of C (tile s: columns
+ * 8t + s and 8t + 4 + s): two float4 stores per row.
+ *
+ * Copies: thread t copies B chunk (4 floats) t % (8*WARPS) of rows
+ * 4*(t / (8*WARPS)) + i, i = 0..3 (their 4 active columns are one int4);
+ * padding column -1 is zero-filled without reading B. Chunks at columns >= n
+ * are not copied: a product column depends only on its own B column and
+ * those outputs are never stored. The chunk that n cuts goes element by
+ * element, so no copy reads past the end of B. The B stage is 16 rows of
+ * 32*WARPS + 8 floats: the pad puts the 8 lanes of each quarter-warp of a
+ * B-fragment read (rows t, columns 4g..4g+3) in 32 different banks. */
 #include <cuda_runtime.h>
 
 #include <stdlib.h>
@@ -36,18 +47,25 @@ enum { STAGES = 3, MAX_WARPS = 4 };
 /* ------------------------------------------------------------------ */
 /* PTX wrappers */
 
-__device__ __forceinline__ void cp_async16(void *smem, const void *gmem, int src_bytes)
+/* smem: a shared-memory address (__cvta_generic_to_shared). */
+__device__ __forceinline__ void cp_async16(unsigned smem, const void *gmem)
 {
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem),
-                 "r"(src_bytes)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem), "l"(gmem) : "memory");
+}
+
+/* 16 bytes of the B row of active column col, or zeros (gmem not read) for
+ * a padding column (col < 0). */
+__device__ __forceinline__ void cp_async16_row(unsigned smem, const void *gmem, int col)
+{
+    asm volatile("{\n .reg .pred pad;\n setp.lt.s32 pad, %2, 0;\n"
+                 " cp.async.cg.shared.global [%0], [%1], 16, pad;\n}\n" ::"r"(smem),
+                 "l"(gmem), "r"(col)
                  : "memory");
 }
 
-__device__ __forceinline__ void cp_async4(void *smem, const void *gmem, int src_bytes)
+__device__ __forceinline__ void cp_async4(unsigned smem, const void *gmem, int src_bytes)
 {
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(gmem),
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem), "l"(gmem),
                  "r"(src_bytes)
                  : "memory");
 }
@@ -63,195 +81,303 @@ __device__ __forceinline__ void cp_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 }
 
-__device__ __forceinline__ unsigned to_tf32(float x)
+/* (x0, x1) rounded to TF32 (one F2FP each on sm_90, cvt.rna before) as one
+ * 64-bit value: an MMA operand pair lands in a register pair without moves. */
+__device__ __forceinline__ unsigned long long tf32_pair(float x0, float x1)
 {
-    unsigned r;
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    unsigned long long r;
+#if __CUDA_ARCH__ >= 900
+    asm("{\n .reg .b32 lo, hi;\n cvt.rn.tf32.f32 lo, %1;\n cvt.rn.tf32.f32 hi, %2;\n"
+        " mov.b64 %0, {lo, hi};\n}\n"
+        : "=l"(r) : "f"(x0), "f"(x1));
+#else
+    asm("{\n .reg .b32 lo, hi;\n cvt.rna.tf32.f32 lo, %1;\n cvt.rna.tf32.f32 hi, %2;\n"
+        " mov.b64 %0, {lo, hi};\n}\n"
+        : "=l"(r) : "f"(x0), "f"(x1));
+#endif
     return r;
 }
 
-/* d (16x8) += a (16x4, row) * b (4x8, col) in TF32, f32 accumulators. */
-__device__ __forceinline__ void mma_tf32_16x8x4(float d[4], unsigned a0, unsigned a1, unsigned b0)
+/* d (16x8) += a (16x8, row) * b (8x8, col) in TF32, f32 accumulators. */
+__device__ __forceinline__ void mma_tf32_16x8x8(float d[4], uint4 a, unsigned long long b)
 {
-    asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 "
-                 "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+    asm volatile("{\n .reg .b32 b0, b1;\n mov.b64 {b0, b1}, %8;\n"
+                 " mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {b0,b1}, {%0,%1,%2,%3};\n}\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a0), "r"(a1), "r"(b0));
+                 : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b));
 }
 
 /* ------------------------------------------------------------------ */
 /* The kernel */
 
-/* Where the copies of one HRPB block come from: the B rows (one active
- * column per row this thread copies) and the block's packed bytes. */
-struct block_source {
-    int col[4];
-    int64_t begin, end;
-};
-
 template <int TM, int WARPS>
 struct hrpb_smem {
-    static constexpr int NT = 32 * WARPS;          /* N columns of a tile */
-    static constexpr int LDB = NT + 8;             /* padded B row, floats */
+    static constexpr int NT = 32 * WARPS; /* N columns of a tile */
+    static constexpr int LDB = NT + 8;    /* padded B row, floats */
     static constexpr int A_BYTES = HRPB_HEADER_BYTES + (TM / 16) * 4 * 8 + TM * HRPB_TK * 4;
-    struct stage {
-        float b[HRPB_TK * LDB];
-        alignas(16) unsigned char a[A_BYTES];
+    /* One decoded block: frag[r][p][lane] = lane's m16n8k8 A fragment of
+     * brick row r, brick columns 2p and 2p + 1 (TF32 bits); present[c] has
+     * bit r set when brick (r, c) is stored. */
+    struct decoded {
+        uint4 frag[TM / 16][2][32];
+        unsigned char present[4];
     };
-    stage st[STAGES];
+    float b[STAGES][HRPB_TK * LDB];               /* B rows of blocks b .. b+2 */
+    alignas(16) unsigned char a[STAGES][A_BYTES]; /* packed blocks b+1 .. b+3 */
+    alignas(16) decoded d[2];                     /* blocks b, b+1 */
 };
 
+/* The minimum blocks per SM of __launch_bounds__: for TM = 16, as many as
+ * the shared memory of an H100 holds (228 KB, 1 KB of it reserved per
+ * block), so that registers do not limit occupancy below that. TM = 32
+ * would spill under that cap and is left to the compiler. */
+template <int TM, int WARPS>
+constexpr int min_blocks_per_sm(void)
+{
+    return TM == 16 ? (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS>) + 1024) : 1;
+}
+
 template <int TM, int WARPS, bool VEC>
-__global__ void __launch_bounds__(32 * WARPS)
+__global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS>()))
 hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__restrict__ vp_panel,
                  const uint8_t *__restrict__ vp_split, const int64_t *__restrict__ size_ptr,
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
                  int64_t rows, int64_t n, int64_t n_tiles, float alpha, const float *B,
-                 int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si, int64_t c_sj)
+                 int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si, int64_t c_sj,
+                 bool c_vec)
 {
     typedef hrpb_smem<TM, WARPS> smem_t;
+    typedef typename smem_t::decoded decoded_t;
     constexpr int NT = smem_t::NT, LDB = smem_t::LDB, CHUNKS = NT / 4;
+    constexpr int A_CHUNKS = smem_t::A_BYTES / 16, BR = TM / 16;
     __shared__ __align__(16) smem_t sm;
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int g = lane / 4, t = lane % 4;
-    const int copy_row = tid / CHUNKS, copy_chunk = tid % CHUNKS;
+    const int copy_row = 4 * (tid / CHUNKS), copy_chunk = tid % CHUNKS;
 
     const int64_t v = blockIdx.x;
     const int64_t blk0 = vp_block_ptr[v];
     const int nblk = (int)(vp_block_ptr[v + 1] - blk0); /* < 2^27: at most cols / 16 */
-    const int64_t row0 = vp_panel[v] * TM;
-    const bool split = vp_split[v] != 0;
-    const int32_t *my_cols = active_cols + blk0 * HRPB_TK + copy_row;
+    /* Block b's active columns copy_row .. copy_row + 3 (16-byte aligned). */
+    const int4 *my_cols = reinterpret_cast<const int4 *>(active_cols + blk0 * HRPB_TK + copy_row);
     const int64_t *my_sizes = size_ptr + blk0;
 
     for (int64_t tile = blockIdx.y; tile < n_tiles; tile += gridDim.y) {
         const int64_t n0 = tile * NT;
         /* This thread's B chunk: columns j..j+3 of the tile. */
         const int64_t j = n0 + copy_chunk * 4;
-        const float *Bj = B + j * b_sj;
+        const int64_t sj = VEC ? 1 : b_sj; /* VEC: the host passes b_sj == 1 */
+        const uint8_t *Bj = reinterpret_cast<const uint8_t *>(B + j * sj);
         const bool chunk_in = j < n, chunk_whole = j + 4 <= n;
 
-        auto source_of = [&](int b) { /* b: block index within the virtual panel */
-            block_source s;
+        /* Shared addresses: stage 0 of this thread's A chunk and B chunk. */
+        const unsigned a_smem = (unsigned)__cvta_generic_to_shared(&sm.a[0][0]) + 16 * tid;
+        const unsigned b_smem =
+            (unsigned)__cvta_generic_to_shared(&sm.b[0][copy_row * LDB + copy_chunk * 4]);
+        /* VEC: the host passes b_sk < 2^30, so a 32-bit multiply-add per row */
+        const uint64_t row_bytes = VEC ? (uint32_t)(b_sk * 4) : (uint64_t)b_sk * 4;
+
+        /* The packed bytes [begin, end) of a block into A stage s. */
+        auto issue_a = [&](int64_t begin, int64_t end, int s) {
+            const uint8_t *src = packed + begin + 16 * tid;
+            const int chunks = (int)((uint32_t)(end - begin) / 16) - tid;
 #pragma unroll
-            for (int i = 0; i < 4; i++) s.col[i] = my_cols[b * HRPB_TK + 4 * i];
-            s.begin = my_sizes[b];
-            s.end = my_sizes[b + 1];
-            return s;
+            for (int i = 0; i < (A_CHUNKS + NT - 1) / NT; i++)
+                if (i * NT < chunks)
+                    cp_async16(a_smem + s * smem_t::A_BYTES + 16 * i * NT, src + 16 * i * NT);
         };
-        auto issue = [&](const block_source &s, int stage) {
-            typename smem_t::stage &st = sm.st[stage];
-            const uint8_t *src = packed + s.begin;
-            const int bytes = (int)(s.end - s.begin);
-            for (int q = 16 * tid; q < bytes; q += 16 * NT) cp_async16(st.a + q, src + q, 16);
+        /* This thread's chunk of the B rows of active columns col into B stage s. */
+        auto issue_b = [&](int4 col, int s) {
+            const int cs[4] = {col.x, col.y, col.z, col.w};
+            const unsigned dst = b_smem + s * (HRPB_TK * LDB * 4);
+            if (VEC && chunk_whole) {
 #pragma unroll
-            for (int i = 0; i < 4; i++) {
-                const int col = s.col[i];
-                float *dst = st.b + (copy_row + 4 * i) * LDB + copy_chunk * 4;
-                if (VEC && (col < 0 || chunk_whole || !chunk_in)) {
-                    const bool ok = col >= 0 && chunk_in;
-                    cp_async16(dst, ok ? Bj + (int64_t)col * b_sk : B, ok ? 16 : 0);
-                } else { /* element by element: any strides, or the last chunk of a row */
+                for (int i = 0; i < 4; i++)
+                    cp_async16_row(dst + i * LDB * 4, Bj + (unsigned)max(cs[i], 0) * row_bytes,
+                                   cs[i]);
+            } else if (chunk_in) { /* any strides, or the chunk that n cuts */
 #pragma unroll
-                    for (int e = 0; e < 4; e++) {
-                        bool ok = col >= 0 && j + e < n;
-                        cp_async4(dst + e, ok ? Bj + (int64_t)col * b_sk + e * b_sj : B, ok ? 4 : 0);
-                    }
+                for (int i = 0; i < 4; i++) {
+                    const float *src = reinterpret_cast<const float *>(
+                        Bj + (unsigned)max(cs[i], 0) * row_bytes);
+#pragma unroll
+                    for (int e = 0; e < 4; e++)
+                        if (j + e < n)
+                            cp_async4(dst + (i * LDB + e) * 4, src + e * sj, cs[i] < 0 ? 0 : 4);
                 }
             }
         };
-
-        float acc[TM / 16][4][4];
+        /* Block b's bricks from A stage s into decoded buffer d. */
+        auto decode = [&](int s, decoded_t &d) {
+            const unsigned char *a = sm.a[s];
+            const int nbricks = a[4];
+            const unsigned long long *pattern =
+                reinterpret_cast<const unsigned long long *>(a + HRPB_HEADER_BYTES);
+            const float *values =
+                reinterpret_cast<const float *>(a + HRPB_HEADER_BYTES + 8 * nbricks);
+            const unsigned below = (1u << lane) - 1u;
+            /* Lane j < nbricks: the value count of brick j. */
+            const int count = lane < nbricks ? __popcll(pattern[lane]) : 0;
 #pragma unroll
-        for (int r = 0; r < TM / 16; r++)
+            for (int k = 0; k < HRPB_BRICK_COLS / WARPS; k++) {
+                const int c = warp + k * WARPS;
+                const int j0 = a[c], j1 = a[c + 1];
+                int value0 = __reduce_add_sync(0xffffffffu, lane < j0 ? count : 0);
+                float x[BR][2];
+                unsigned present = 0;
+#pragma unroll
+                for (int r = 0; r < BR; r++) x[r][0] = x[r][1] = 0.0f;
+#pragma unroll
+                for (int q = 0; q < BR; q++) {
+                    const int jb = j0 + q;
+                    if (jb >= j1) break;
+                    const unsigned long long p = pattern[jb];
+                    const unsigned lo = (unsigned)p, hi = (unsigned)(p >> 32);
+                    const int lo_count = __popc(lo);
+                    const float x0 = lo >> lane & 1u ? values[value0 + __popc(lo & below)] : 0.0f;
+                    const float x1 =
+                        hi >> lane & 1u ? values[value0 + lo_count + __popc(hi & below)] : 0.0f;
+                    value0 += lo_count + __popc(hi);
+                    const int r = BR == 1 ? 0 : a[5 + jb];
+#pragma unroll
+                    for (int rr = 0; rr < BR; rr++)
+                        if (rr == r) {
+                            x[rr][0] = x0;
+                            x[rr][1] = x1;
+                        }
+                    present |= 1u << r;
+                }
+#pragma unroll
+                for (int r = 0; r < BR; r++) {
+                    unsigned *f = &d.frag[r][c / 2][lane].x + 2 * (c % 2);
+                    *reinterpret_cast<unsigned long long *>(f) = tf32_pair(x[r][0], x[r][1]);
+                }
+                if (lane == 0) d.present[c] = (unsigned char)present;
+            }
+        };
+
+        float acc[BR][4][4];
+#pragma unroll
+        for (int r = 0; r < BR; r++)
 #pragma unroll
             for (int s = 0; s < 4; s++)
 #pragma unroll
                 for (int e = 0; e < 4; e++) acc[r][s][e] = 0.0f;
 
-        block_source next;
-        if (nblk > 0) next = source_of(0);
-#pragma unroll
-        for (int s = 0; s < STAGES - 1; s++) {
-            if (s < nblk) {
-                issue(next, s);
-                if (s + 1 < nblk) next = source_of(s + 1);
-            }
-            cp_async_commit();
+        /* Prologue: packed blocks 0, 1 and block 0's B rows (one group: all
+         * that block 0 needs), packed block 2 and block 1's B rows, then block
+         * 0 decoded. a_begin/a_end: the next packed block to copy; cols: the
+         * active columns of the next B rows to copy. */
+        int64_t a_begin = my_sizes[0], a_end = a_begin;
+        int4 cols = make_int4(0, 0, 0, 0);
+        for (int b = 0; b < 2 && b < nblk; b++) {
+            a_end = my_sizes[b + 1];
+            issue_a(a_begin, a_end, b);
+            a_begin = a_end;
         }
+        if (nblk > 0) issue_b(my_cols[0], 0);
+        cp_async_commit();
+        if (nblk > 2) {
+            a_end = my_sizes[3];
+            issue_a(a_begin, a_end, 2);
+            a_begin = a_end;
+        }
+        if (nblk > 1) issue_b(my_cols[4], 1);
+        cp_async_commit();
+        if (nblk > 3) a_end = my_sizes[4];
+        if (nblk > 2) cols = my_cols[8];
+        cp_async_wait<1>();
+        __syncthreads();
+        if (nblk > 0) decode(0, sm.d[0]);
 
         const bool warp_active = n0 + 32 * warp < n;
-        int read_stage = 0, write_stage = STAGES - 1;
+        const float *bfrag = &sm.b[0][0] + t * LDB + 32 * warp + 4 * g;
+        int s0 = 0; /* stage of block it: B rows; packed block it + 3 goes there */
         for (int it = 0; it < nblk; it++) {
-            cp_async_wait<STAGES - 2>();
+            const int s1 = s0 == STAGES - 1 ? 0 : s0 + 1, s2 = s1 == STAGES - 1 ? 0 : s1 + 1;
+            cp_async_wait<1>();
             __syncthreads();
-            const int ahead = it + STAGES - 1;
-            if (ahead < nblk) {
-                issue(next, write_stage);
-                if (ahead + 1 < nblk) next = source_of(ahead + 1);
+            if (it + 3 < nblk) {
+                issue_a(a_begin, a_end, s0);
+                a_begin = a_end;
+                if (it + 4 < nblk) a_end = my_sizes[it + 5];
+            }
+            if (it + 2 < nblk) {
+                issue_b(cols, s2);
+                if (it + 3 < nblk) cols = my_cols[4 * (it + 3)];
             }
             cp_async_commit();
-            const typename smem_t::stage &st = sm.st[read_stage];
-            read_stage = read_stage == STAGES - 1 ? 0 : read_stage + 1;
-            write_stage = write_stage == STAGES - 1 ? 0 : write_stage + 1;
-            if (!warp_active) continue;
+            if (it + 1 < nblk) decode(s1, sm.d[(it + 1) & 1]);
 
-            const uint4 header = *reinterpret_cast<const uint4 *>(st.a);
-            const int col_ptr[5] = {(int)(header.x & 0xff), (int)(header.x >> 8 & 0xff),
-                                    (int)(header.x >> 16 & 0xff), (int)(header.x >> 24),
-                                    (int)(header.y & 0xff)};
-            const unsigned long long *pattern =
-                reinterpret_cast<const unsigned long long *>(st.a + HRPB_HEADER_BYTES);
-            const float *values =
-                reinterpret_cast<const float *>(st.a + HRPB_HEADER_BYTES + 8 * col_ptr[4]);
-            const unsigned below = (1u << lane) - 1u;
-            int value0 = 0;
+            if (warp_active) {
+                const decoded_t &d = sm.d[it & 1];
+                const unsigned present = *reinterpret_cast<const unsigned *>(d.present);
+                const float *brow = bfrag + s0 * (HRPB_TK * LDB);
 #pragma unroll
-            for (int c = 0; c < HRPB_BRICK_COLS; c++) {
-                int j = col_ptr[c];
-                const int jend = col_ptr[c + 1];
-                if (j == jend) continue;
-                unsigned b[4];
-                const float *brow = st.b + (4 * c + t) * LDB + 32 * warp + g;
+                for (int p = 0; p < 2; p++) {
+                    const unsigned pair = present >> (16 * p);
+                    if ((pair & 0xffffu) == 0) continue;
+                    const float4 v0 = *reinterpret_cast<const float4 *>(brow + 8 * p * LDB);
+                    const float4 v1 = *reinterpret_cast<const float4 *>(brow + (8 * p + 4) * LDB);
+                    const unsigned long long b[4] = {tf32_pair(v0.x, v1.x), tf32_pair(v0.y, v1.y),
+                                                     tf32_pair(v0.z, v1.z), tf32_pair(v0.w, v1.w)};
 #pragma unroll
-                for (int s = 0; s < 4; s++) b[s] = to_tf32(brow[8 * s]);
+                    for (int r = 0; r < BR; r++) {
+                        if (BR > 1 && (pair & (0x101u << r)) == 0) continue;
+                        const uint4 a = d.frag[r][p][lane];
 #pragma unroll
-                for (int r = 0; r < TM / 16; r++) {
-                    if (j == jend || (TM > 16 && st.a[5 + j] != r)) continue;
-                    const unsigned long long p = pattern[j];
-                    const unsigned lo = (unsigned)p, hi = (unsigned)(p >> 32);
-                    const int lo_count = __popc(lo);
-                    float x0 = lo >> lane & 1u ? values[value0 + __popc(lo & below)] : 0.0f;
-                    float x1 = hi >> lane & 1u ? values[value0 + lo_count + __popc(hi & below)]
-                                               : 0.0f;
-                    value0 += lo_count + __popc(hi);
-                    j++;
-                    const unsigned a0 = to_tf32(x0), a1 = to_tf32(x1);
-#pragma unroll
-                    for (int s = 0; s < 4; s++) mma_tf32_16x8x4(acc[r][s], a0, a1, b[s]);
+                        for (int s = 0; s < 4; s++) mma_tf32_16x8x8(acc[r][s], a, b[s]);
+                    }
                 }
             }
+            s0 = s1;
         }
 
-        /* Epilogue: lane (g, t) holds rows g and g + 8, columns 2t and 2t + 1 of
-         * each 16x8 tile. */
+        /* Epilogue: lane (g, t) holds columns 8t .. 8t + 7 of the warp's 32
+         * (tile s: 8t + s in e = 0, 2 and 8t + 4 + s in e = 1, 3) of rows g
+         * (e = 0, 1) and g + 8 (e = 2, 3) of each brick row. */
+        const int64_t row0 = vp_panel[v] * TM, jc = n0 + 32 * warp + 8 * t;
+        const bool split = vp_split[v] != 0;
 #pragma unroll
-        for (int r = 0; r < TM / 16; r++)
+        for (int r = 0; r < BR; r++)
 #pragma unroll
-            for (int s = 0; s < 4; s++)
+            for (int h = 0; h < 2; h++) {
+                const int64_t i = row0 + 16 * r + g + 8 * h;
+                if (i >= rows || jc >= n) continue;
+                float x[8];
 #pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    const int64_t i = row0 + 16 * r + g + 8 * (e / 2);
-                    const int64_t jc = n0 + 32 * warp + 8 * s + 2 * t + e % 2;
-                    if (i >= rows || jc >= n) continue;
-                    float *c = C + i * c_si + jc * c_sj;
-                    const float x = alpha * acc[r][s][e];
-                    if (split)
-                        atomicAdd(c, x);
-                    else
-                        *c = beta == 0.0f ? x : x + beta * *c;
+                for (int s = 0; s < 4; s++) {
+                    x[s] = alpha * acc[r][s][2 * h];
+                    x[4 + s] = alpha * acc[r][s][2 * h + 1];
                 }
+                float *c = C + i * c_si + jc * c_sj;
+                if (c_vec && !split && jc + 8 <= n) { /* row-major, 16-byte aligned */
+                    float4 *c4 = reinterpret_cast<float4 *>(c);
+                    float4 lo = make_float4(x[0], x[1], x[2], x[3]);
+                    float4 hi = make_float4(x[4], x[5], x[6], x[7]);
+                    if (beta != 0.0f) {
+                        const float4 o = c4[0], p = c4[1];
+                        lo = make_float4(lo.x + beta * o.x, lo.y + beta * o.y, lo.z + beta * o.z,
+                                         lo.w + beta * o.w);
+                        hi = make_float4(hi.x + beta * p.x, hi.y + beta * p.y, hi.z + beta * p.z,
+                                         hi.w + beta * p.w);
+                    }
+                    c4[0] = lo;
+                    c4[1] = hi;
+                    continue;
+                }
+#pragma unroll
+                for (int q = 0; q < 8; q++) {
+                    if (jc + q >= n) break;
+                    float *cq = c + q * c_sj;
+                    if (split)
+                        atomicAdd(cq, x[q]);
+                    else
+                        *cq = beta == 0.0f ? x[q] : x[q] + beta * *cq;
+                }
+            }
         __syncthreads(); /* the next N tile reuses the stages */
     }
 }
@@ -262,7 +388,7 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
 typedef void (*hrpb_kernel_fn)(const int64_t *, const int64_t *, const uint8_t *,
                                const int64_t *, const int32_t *, const uint8_t *, int64_t,
                                int64_t, int64_t, float, const float *, int64_t, int64_t, float,
-                               float *, int64_t, int64_t);
+                               float *, int64_t, int64_t, bool);
 
 /* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
 static int warps_for(int64_t n)
@@ -392,12 +518,13 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows, g->rows,
                                  n, beta, C, c_si, c_sj, stream));
     const int warps = warps_for(n);
-    const bool vec = b_sj == 1 && b_sk % 4 == 0 && (uintptr_t)B % 16 == 0;
+    const bool vec = b_sj == 1 && b_sk % 4 == 0 && b_sk < (1 << 30) && (uintptr_t)B % 16 == 0;
+    const bool c_vec = c_sj == 1 && c_si % 4 == 0 && (uintptr_t)C % 16 == 0;
     const int64_t n_tiles = (n + 32 * warps - 1) / (32 * warps);
     dim3 grid((unsigned)g->num_vpanels, (unsigned)(n_tiles < 65535 ? n_tiles : 65535));
     kernel_for(g->panel_rows, warps, vec)<<<grid, 32 * warps, 0, stream>>>(
         g->vp_block_ptr, g->vp_panel, g->vp_split, g->size_ptr, g->active_cols, g->packed,
-        g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C, c_si, c_sj);
+        g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C, c_si, c_sj, c_vec);
     return TCSPMM_CUDA(cudaGetLastError());
 }
 
