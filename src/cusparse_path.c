@@ -1,8 +1,9 @@
 /* cusparse_path.c: the cuSPARSE path: A uploaded once as a device CSR
  * (32-bit indices when nnz fits, else 64-bit), cusparseSpMM per call, one
  * workspace kept and grown across calls, CSR_ALG3's preprocessing redone
- * only when N or the layout change, and the fastest algorithm measured once
- * per (N, layout). A plan runs one SpMM at a time. */
+ * only when the call's shape or buffers change (it is tied to them), and the
+ * fastest algorithm measured once per (N, layout). A plan runs one SpMM at a
+ * time. */
 #include "cusparse_path.h"
 
 #include "error.h"
@@ -21,8 +22,11 @@ struct cusparse_path {
     float *values;
     void *work;
     size_t work_bytes;
-    int64_t preprocessed_n; /* CSR_ALG3 preprocessing done for this n/layout */
-    int preprocessed_layout;
+    struct { /* the call CSR_ALG3's preprocessing was done for */
+        int64_t n, ldb, ldc;
+        const void *B, *C;
+        int layout, valid;
+    } pre;
     struct { int64_t n; int layout, alg; } tuned[TUNED_SLOTS]; /* measured choices */
     int num_tuned;
 };
@@ -77,7 +81,6 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out)
     p->rows = A->rows;
     p->cols = A->cols;
     p->nnz = A->nnz;
-    p->preprocessed_n = -1;
     int idx64 = A->nnz > INT32_MAX;
     cusparseIndexType_t it = idx64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
     size_t val_bytes = (size_t)(A->nnz ? A->nnz : 1) * sizeof(float);
@@ -107,7 +110,7 @@ static tcspmm_status ensure_workspace(cusparse_path *p, size_t bytes)
     p->work_bytes = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->work, bytes)));
     p->work_bytes = bytes;
-    p->preprocessed_n = -1; /* preprocessing lives in the workspace */
+    p->pre.valid = 0; /* preprocessing lives in the workspace */
     return TCSPMM_SUCCESS;
 }
 
@@ -134,13 +137,19 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     }
     if (!st) st = ensure_workspace(p, bytes);
     if (!st && alg == CUSPARSE_SPMM_CSR_ALG3 &&
-        (p->preprocessed_n != n || p->preprocessed_layout != (int)layout)) {
+        !(p->pre.valid && p->pre.n == n && p->pre.ldb == ldb && p->pre.ldc == ldc &&
+          p->pre.B == dB && p->pre.C == dC && p->pre.layout == (int)layout)) {
         st = TCSPMM_CUSPARSE(cusparseSpMM_preprocess(
             p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
             p->A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work));
         if (!st) {
-            p->preprocessed_n = n;
-            p->preprocessed_layout = (int)layout;
+            p->pre.n = n;
+            p->pre.ldb = ldb;
+            p->pre.ldc = ldc;
+            p->pre.B = dB;
+            p->pre.C = dC;
+            p->pre.layout = (int)layout;
+            p->pre.valid = 1;
         }
     }
     if (!st) {
