@@ -2,26 +2,30 @@
  * (32-bit indices when nnz fits, else 64-bit), cusparseSpMM per call, one
  * workspace kept and grown across calls, CSR_ALG3's preprocessing redone
  * only when the call's shape or buffers change (it is tied to them), and the
- * fastest algorithm measured once per (N, layout). A plan runs one SpMM at a
- * time. */
+ * fastest algorithm measured once per (N, layout). CSR_ALG3 runs on a
+ * descriptor and workspace of its own (its preprocessing lives there; sharing
+ * them gave wrong results on an H100 with CUDA 13.0) and only for
+ * 16-byte-aligned B and C with leading dimensions divisible by 4 (an ld of 133
+ * faulted with a misaligned address). A plan runs one SpMM at a time. */
 #include "cusparse_path.h"
 
 #include "error.h"
 
 #include <cuda_runtime.h>
 #include <cusparse.h>
+#include <stdint.h>
 #include <stdlib.h>
 
-enum { TUNED_SLOTS = 16 };
+enum { TUNED_SLOTS = 16, TUNING_RUNS = 5 };
 
 struct cusparse_path {
     cusparseHandle_t handle;
-    cusparseSpMatDescr_t A;
+    cusparseSpMatDescr_t A, A_alg3; /* the same arrays; A_alg3 only for CSR_ALG3 */
     int64_t rows, cols, nnz;
     void *row_ptr, *col_idx;
     float *values;
-    void *work;
-    size_t work_bytes;
+    void *work[2]; /* workspaces: [1] for CSR_ALG3, whose preprocessing lives in it */
+    size_t work_bytes[2];
     struct { /* the call CSR_ALG3's preprocessing was done for */
         int64_t n, ldb, ldc;
         const void *B, *C;
@@ -94,6 +98,10 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out)
         st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A, A->rows, A->cols, A->nnz, p->row_ptr,
                                                p->col_idx, p->values, it, it,
                                                CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    if (!st)
+        st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A_alg3, A->rows, A->cols, A->nnz, p->row_ptr,
+                                               p->col_idx, p->values, it, it,
+                                               CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     if (st) {
         cusparse_path_destroy(p);
         return st;
@@ -102,15 +110,15 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out)
     return TCSPMM_SUCCESS;
 }
 
-static tcspmm_status ensure_workspace(cusparse_path *p, size_t bytes)
+static tcspmm_status ensure_workspace(cusparse_path *p, int which, size_t bytes)
 {
-    if (bytes <= p->work_bytes) return TCSPMM_SUCCESS;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaFree(p->work)));
-    p->work = NULL;
-    p->work_bytes = 0;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->work, bytes)));
-    p->work_bytes = bytes;
-    p->pre.valid = 0; /* preprocessing lives in the workspace */
+    if (bytes <= p->work_bytes[which]) return TCSPMM_SUCCESS;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaFree(p->work[which])));
+    p->work[which] = NULL;
+    p->work_bytes[which] = 0;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->work[which], bytes)));
+    p->work_bytes[which] = bytes;
+    if (which == 1) p->pre.valid = 0; /* the preprocessing was in the old buffer */
     return TCSPMM_SUCCESS;
 }
 
@@ -119,6 +127,12 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
                                  int64_t ldc, tcspmm_layout layout, void *stream)
 {
     cusparseOrder_t order = layout == TCSPMM_LAYOUT_ROW_MAJOR ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
+    int alg3 = alg == CUSPARSE_SPMM_CSR_ALG3;
+    if (alg3 && (ldb % 4 || ldc % 4 || (uintptr_t)dB % 16 || (uintptr_t)dC % 16))
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "cuSPARSE SpMM CSR_ALG3 is used only with 16-byte-aligned B and C and "
+                           "leading dimensions divisible by 4");
+    cusparseSpMatDescr_t A = alg3 ? p->A_alg3 : p->A;
     cusparseDnMatDescr_t B = NULL, C = NULL;
     size_t bytes = 0;
     tcspmm_status st = TCSPMM_CUSPARSE(
@@ -128,20 +142,20 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     if (!st) {
         cusparseStatus_t s = cusparseSpMM_bufferSize(
             p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-            p->A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, &bytes);
+            A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, &bytes);
         if (s == CUSPARSE_STATUS_NOT_SUPPORTED)
             st = tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "cuSPARSE SpMM %s does not support the %s layout",
                              cusparse_path_alg_name(alg),
                              layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row-major" : "column-major");
         else st = TCSPMM_CUSPARSE(s);
     }
-    if (!st) st = ensure_workspace(p, bytes);
+    if (!st) st = ensure_workspace(p, alg3, bytes);
     if (!st && alg == CUSPARSE_SPMM_CSR_ALG3 &&
         !(p->pre.valid && p->pre.n == n && p->pre.ldb == ldb && p->pre.ldc == ldc &&
           p->pre.B == dB && p->pre.C == dC && p->pre.layout == (int)layout)) {
         st = TCSPMM_CUSPARSE(cusparseSpMM_preprocess(
             p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-            p->A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work));
+            A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work[1]));
         if (!st) {
             p->pre.n = n;
             p->pre.ldb = ldb;
@@ -154,8 +168,8 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     }
     if (!st) {
         cusparseStatus_t s = cusparseSpMM(p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                          CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, p->A, B, &beta, C,
-                                          CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work);
+                                          CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, B, &beta, C,
+                                          CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work[alg3]);
         if (s == CUSPARSE_STATUS_NOT_SUPPORTED)
             st = tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "cuSPARSE SpMM %s not supported here",
                              cusparse_path_alg_name(alg));
@@ -167,8 +181,8 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     return st;
 }
 
-/* Milliseconds of two runs of alg into scratch (beta = 0), or a negative
- * value when cuSPARSE does not offer alg here. */
+/* Milliseconds of TUNING_RUNS runs of alg into scratch (beta = 0), after one
+ * untimed run, or a negative value when cuSPARSE does not offer alg here. */
 static tcspmm_status time_alg(cusparse_path *p, int alg, int64_t n, const float *dB, int64_t ldb,
                               float *scratch, int64_t ldc, tcspmm_layout layout, void *stream,
                               cudaEvent_t ev[2], float *ms)
@@ -181,7 +195,7 @@ static tcspmm_status time_alg(cusparse_path *p, int alg, int64_t n, const float 
     }
     TCSPMM_TRY(st);
     TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(ev[0], (cudaStream_t)stream)));
-    for (int r = 0; r < 2; r++)
+    for (int r = 0; r < TUNING_RUNS; r++)
         TCSPMM_TRY(cusparse_path_spmm(p, alg, n, 1.0f, dB, ldb, 0.0f, scratch, ldc, layout, stream));
     TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(ev[1], (cudaStream_t)stream)));
     TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(ev[1])));
@@ -228,10 +242,12 @@ void cusparse_path_destroy(cusparse_path *p)
 {
     if (!p) return;
     if (p->A) cusparseDestroySpMat(p->A);
+    if (p->A_alg3) cusparseDestroySpMat(p->A_alg3);
     if (p->handle) cusparseDestroy(p->handle);
     cudaFree(p->row_ptr);
     cudaFree(p->col_idx);
     cudaFree(p->values);
-    cudaFree(p->work);
+    cudaFree(p->work[0]);
+    cudaFree(p->work[1]);
     free(p);
 }

@@ -17,7 +17,7 @@ extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
 
 /* The algorithm to use for (n, layout): the first call for a new pair
- * times each of cusparse_path_algs twice on a scratch C (on stream, which
+ * times each of cusparse_path_algs on a scratch C (on stream, which
  * it synchronizes) and remembers the fastest; later calls look it up. */
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
                                      tcspmm_layout layout, void *stream, int *alg);
