@@ -31,7 +31,10 @@ struct cusparse_path {
         const void *B, *C;
         int layout, valid;
     } pre;
-    struct { int64_t n; int layout, alg; } tuned[TUNED_SLOTS]; /* measured choices */
+    struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
+        int64_t n;
+        int layout, alg, fallback;
+    } tuned[TUNED_SLOTS];
     int num_tuned;
 };
 
@@ -110,6 +113,12 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out)
     return TCSPMM_SUCCESS;
 }
 
+/* Whether CSR_ALG3 may run on these B and C (see the top of the file). */
+static int alg3_allowed(const float *dB, int64_t ldb, const float *dC, int64_t ldc)
+{
+    return ldb % 4 == 0 && ldc % 4 == 0 && (uintptr_t)dB % 16 == 0 && (uintptr_t)dC % 16 == 0;
+}
+
 static tcspmm_status ensure_workspace(cusparse_path *p, int which, size_t bytes)
 {
     if (bytes <= p->work_bytes[which]) return TCSPMM_SUCCESS;
@@ -128,7 +137,7 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
 {
     cusparseOrder_t order = layout == TCSPMM_LAYOUT_ROW_MAJOR ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
     int alg3 = alg == CUSPARSE_SPMM_CSR_ALG3;
-    if (alg3 && (ldb % 4 || ldc % 4 || (uintptr_t)dB % 16 || (uintptr_t)dC % 16))
+    if (alg3 && !alg3_allowed(dB, ldb, dC, ldc))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "cuSPARSE SpMM CSR_ALG3 is used only with 16-byte-aligned B and C and "
                            "leading dimensions divisible by 4");
@@ -203,38 +212,44 @@ static tcspmm_status time_alg(cusparse_path *p, int alg, int64_t n, const float 
 }
 
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
-                                     tcspmm_layout layout, void *stream, int *alg)
+                                     const float *dC, int64_t ldc, tcspmm_layout layout,
+                                     void *stream, int *alg)
 {
-    for (int i = 0; i < p->num_tuned; i++)
-        if (p->tuned[i].n == n && p->tuned[i].layout == (int)layout) {
-            *alg = p->tuned[i].alg;
-            return TCSPMM_SUCCESS;
+    int slot = -1;
+    for (int i = 0; i < p->num_tuned && slot < 0; i++)
+        if (p->tuned[i].n == n && p->tuned[i].layout == (int)layout) slot = i;
+    if (slot < 0) {
+        int64_t ld_scratch = layout == TCSPMM_LAYOUT_ROW_MAJOR ? n : p->rows;
+        float *scratch = NULL;
+        cudaEvent_t ev[2] = {NULL, NULL};
+        tcspmm_status st = TCSPMM_CUDA(cudaMallocAsync(
+            (void **)&scratch, (size_t)(p->rows * n + 1) * sizeof(float), (cudaStream_t)stream));
+        if (!st) st = TCSPMM_CUDA(cudaEventCreate(&ev[0]));
+        if (!st) st = TCSPMM_CUDA(cudaEventCreate(&ev[1]));
+        float best = -1.0f, best_fallback = -1.0f;
+        int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
+        for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
+            int a = cusparse_path_algs[i];
+            float ms = -1.0f;
+            st = time_alg(p, a, n, dB, ldb, scratch, ld_scratch > 0 ? ld_scratch : 1, layout, stream,
+                          ev, &ms);
+            if (st || ms < 0.0f) continue;
+            if (best < 0.0f || ms < best) best = ms, best_alg = a;
+            if (a != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms < best_fallback))
+                best_fallback = ms, fallback = a;
         }
-    int64_t ldc = layout == TCSPMM_LAYOUT_ROW_MAJOR ? n : p->rows;
-    float *scratch = NULL;
-    cudaEvent_t ev[2] = {NULL, NULL};
-    tcspmm_status st = TCSPMM_CUDA(
-        cudaMallocAsync((void **)&scratch, (size_t)(p->rows * n + 1) * sizeof(float), (cudaStream_t)stream));
-    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&ev[0]));
-    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&ev[1]));
-    float best = -1.0f;
-    *alg = cusparse_path_algs[0];
-    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
-        float ms = -1.0f;
-        st = time_alg(p, cusparse_path_algs[i], n, dB, ldb, scratch, ldc > 0 ? ldc : 1, layout, stream, ev, &ms);
-        if (!st && ms >= 0.0f && (best < 0.0f || ms < best)) {
-            best = ms;
-            *alg = cusparse_path_algs[i];
-        }
+        if (scratch) cudaFreeAsync(scratch, (cudaStream_t)stream);
+        if (ev[0]) cudaEventDestroy(ev[0]);
+        if (ev[1]) cudaEventDestroy(ev[1]);
+        TCSPMM_TRY(st);
+        slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : (int)(n % TUNED_SLOTS);
+        p->tuned[slot].n = n;
+        p->tuned[slot].layout = (int)layout;
+        p->tuned[slot].alg = best_alg;
+        p->tuned[slot].fallback = fallback;
     }
-    if (scratch) cudaFreeAsync(scratch, (cudaStream_t)stream);
-    if (ev[0]) cudaEventDestroy(ev[0]);
-    if (ev[1]) cudaEventDestroy(ev[1]);
-    TCSPMM_TRY(st);
-    int slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : (int)(n % TUNED_SLOTS);
-    p->tuned[slot].n = n;
-    p->tuned[slot].layout = (int)layout;
-    p->tuned[slot].alg = *alg;
+    *alg = p->tuned[slot].alg;
+    if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc)) *alg = p->tuned[slot].fallback;
     return TCSPMM_SUCCESS;
 }
 

@@ -16,11 +16,13 @@ enum { CUSPARSE_PATH_NUM_ALGS = 3 };
 extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
 
-/* The algorithm to use for (n, layout): the first call for a new pair
- * times each of cusparse_path_algs on a scratch C (on stream, which
- * it synchronizes) and remembers the fastest; later calls look it up. */
+/* The algorithm to use for a call: the first call for a new (n, layout)
+ * times each of cusparse_path_algs on a scratch C (on stream, which it
+ * synchronizes) and remembers the fastest, and the fastest but CSR_ALG3 for
+ * calls whose B or C CSR_ALG3 may not run on; later calls look them up. */
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
-                                     tcspmm_layout layout, void *stream, int *alg);
+                                     const float *dC, int64_t ldc, tcspmm_layout layout,
+                                     void *stream, int *alg);
 
 tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out);
 

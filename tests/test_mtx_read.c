@@ -10,9 +10,11 @@
 #include "rng.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define CASES "tests/mtx_cases/"
@@ -277,11 +279,13 @@ static char *generate(uint64_t seed, int symmetry, int64_t n, int64_t entries, t
     return text;
 }
 
+/* Few rows per entry (one counting sort by row) and many (row buckets). */
 static void test_large_deterministic(void)
 {
     const int thread_counts[] = {1, 2, 3, 5, 8};
-    for (int symmetry = 0; symmetry < 3; symmetry++) {
-        int64_t n = 1000 + 37 * symmetry, entries = 200000;
+    for (int config = 0; config < 5; config++) {
+        int symmetry = config % 3;
+        int64_t n = config < 3 ? 1000 + 37 * symmetry : 400000 + 37 * symmetry, entries = 200000;
         triplet *t = malloc((size_t)entries * 2 * sizeof *t);
         int64_t nt;
         size_t len;
@@ -319,6 +323,99 @@ static void test_large_deterministic(void)
     }
 }
 
+/* Gzip files read while they inflate: the same CSR and the same first error
+ * at every thread count, also when the gzip trailer's size is too small for
+ * the text (two members) and when the data is cut short. */
+static void test_gzip_threads(void)
+{
+    const int thread_counts[] = {1, 2, 3, 5};
+    const char *gz = "/tmp/tcspmm_test_read_threads.mtx.gz";
+    int64_t n = 5003, entries = 300000, nt;
+    size_t len;
+    triplet *t = malloc((size_t)entries * 2 * sizeof *t);
+    char *text = generate(7, 1, n, entries, t, &nt, &len);
+    tcspmm_csr ref, A;
+    reference_csr(n, n, t, nt, &ref);
+    for (int members = 1; members <= 2; members++) {
+        /* Two members: the trailer gives the second one's size only. */
+        size_t half = members == 1 ? len : len / 2;
+        CHECK(write_gz(gz, text, half));
+        gzFile more = members == 2 ? gzopen(gz, "ab") : NULL;
+        if (more) {
+            CHECK(gzwrite(more, text + half, (unsigned)(len - half)) == (int)(len - half));
+            CHECK(gzclose(more) == Z_OK);
+        }
+        for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {
+            omp_set_num_threads(thread_counts[k]);
+            CHECK_OK(tcspmm_read_mtx(gz, &A));
+            CHECK(csr_equal(&A, &ref));
+            CHECK(tcspmm_last_error()[0] == '\0');
+            tcspmm_csr_free(&A);
+        }
+    }
+    /* An error late in the text: the line is the same at every thread count. */
+    char *late = text + len * 9 / 10;
+    while (*late != '\n') late++;
+    late[1] = 'z';
+    int64_t line = 1;
+    for (const char *p = text; p <= late; p++) line += *p == '\n';
+    char expect[128];
+    snprintf(expect, sizeof expect, "%s:%lld: expected a row index", gz, (long long)line);
+    CHECK(write_gz(gz, text, len));
+    for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {
+        omp_set_num_threads(thread_counts[k]);
+        CHECK(tcspmm_read_mtx(gz, &A) == TCSPMM_ERROR_PARSE);
+        CHECK(strncmp(tcspmm_last_error(), expect, strlen(expect)) == 0);
+    }
+    /* Cut short: the gzip error wins over the parse errors it causes. */
+    FILE *f = fopen(gz, "rb");
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    CHECK(truncate(gz, size / 2) == 0);
+    for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {
+        omp_set_num_threads(thread_counts[k]);
+        CHECK(tcspmm_read_mtx(gz, &A) == TCSPMM_ERROR_IO);
+        CHECK(strstr(tcspmm_last_error(), "the gzip data is truncated") != NULL);
+    }
+    remove(gz);
+    tcspmm_csr_free(&ref);
+    free(text);
+    free(t);
+}
+
+/* Long lines first, then short ones: the parts outgrow the room the first
+ * lines' density suggested, and the result is still the same. */
+static void test_denser_lines_later(void)
+{
+    const int64_t n = 997, long_lines = 20000, short_lines = 400000;
+    const int64_t entries = long_lines + short_lines;
+    size_t cap = (size_t)long_lines * 120 + (size_t)short_lines * 16 + 128, at = 0;
+    char *text = malloc(cap);
+    triplet *t = malloc((size_t)entries * sizeof *t);
+    at += (size_t)sprintf(text, "%%%%MatrixMarket matrix coordinate integer general\n"
+                                "%lld %lld %lld\n",
+                          (long long)n, (long long)n, (long long)entries);
+    uint64_t s = 99;
+    for (int64_t e = 0; e < entries; e++) {
+        int64_t r = (int64_t)(rng_next(&s) % (uint64_t)n), c = (int64_t)(rng_next(&s) % 9);
+        int v = (int)(rng_next(&s) % 19) - 9;
+        at += (size_t)sprintf(text + at, e < long_lines ? "%80s%lld %lld %d\n" : "%s%lld %lld %d\n",
+                              "", (long long)r + 1, (long long)c + 1, v);
+        t[e] = (triplet){r, c, e, (float)v};
+    }
+    tcspmm_csr ref, A;
+    reference_csr(n, n, t, entries, &ref);
+    for (int threads = 1; threads <= 4; threads++) {
+        CHECK_OK(mtx_parse_buffer("dense", text, at, threads, &A));
+        CHECK(csr_equal(&A, &ref));
+        tcspmm_csr_free(&A);
+    }
+    tcspmm_csr_free(&ref);
+    free(text);
+    free(t);
+}
+
 static void test_too_many_in_a_later_chunk(void)
 {
     /* 50,000 lines promised 40,000: the error names line 3 + 40,001. */
@@ -341,5 +438,7 @@ int main(void)
     test_gzip_stdin_and_io();
     test_large_deterministic();
     test_too_many_in_a_later_chunk();
+    test_gzip_threads();
+    test_denser_lines_later();
     return tests_finish();
 }

@@ -108,8 +108,9 @@ static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A,
     tcspmm_status st = TCSPMM_SUCCESS;
     for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
         cc.alg = cusparse_path_algs[i];
-        double ms = 0;
+        double ms = -1;
         st = time_call(t, &cc, reps, &ms, NULL);
+        out->cusparse_alg_ms[i] = st ? -1.0 : ms;
         if (st == TCSPMM_ERROR_UNSUPPORTED) { /* not offered for this layout */
             st = TCSPMM_SUCCESS;
             continue;

@@ -5,6 +5,7 @@
 #ifndef TCSPMM_BENCH_GPU_H
 #define TCSPMM_BENCH_GPU_H
 
+#include "cusparse_path.h"
 #include "tcspmm.h"
 
 typedef struct bench_result {
@@ -12,6 +13,7 @@ typedef struct bench_result {
     double time_spread;     /* (p90 - p10) / median of our runs */
     double cusparse_ms;     /* median of the best cuSPARSE algorithm */
     const char *cusparse_alg;
+    double cusparse_alg_ms[CUSPARSE_PATH_NUM_ALGS]; /* each of cusparse_path_algs; <0: not offered */
     double copy_gbs;        /* device-to-device copy, bytes read + written */
     int64_t min_bytes;      /* compulsory traffic of our path */
     double roofline_frac;   /* (min_bytes / time) / copy bandwidth */

@@ -320,6 +320,11 @@ static int run(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
                 record_num(r, "gflops", flops / (b.time_ms * 1e-3) / 1e9);
                 record_num(r, "cusparse_ms", b.cusparse_ms);
                 record_str(r, "cusparse_alg", b.cusparse_alg);
+                for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
+                    char key[64];
+                    snprintf(key, sizeof key, "cusparse_ms_%s", cusparse_path_alg_name(cusparse_path_algs[i]));
+                    record_num(r, key, b.cusparse_alg_ms[i]);
+                }
                 record_num(r, "cusparse_gflops", flops / (b.cusparse_ms * 1e-3) / 1e9);
                 record_num(r, "speedup", b.cusparse_ms / b.time_ms);
                 record_int(r, "min_bytes", b.min_bytes);

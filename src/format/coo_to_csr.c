@@ -1,7 +1,11 @@
 /* coo_to_csr.c: builds the reader's CSR from parsed entries, in parallel and
  * deterministically.
  *
- * Coordinate entries go through two stable counting sorts. First each COO
+ * When the rows are few for the entries (threads x rows counters at most one
+ * per entry), one stable counting sort by row puts the entries straight into
+ * the output (counting_sort_by_row); for a file in column-major order (most
+ * of SuiteSparse) its rows come out already sorted by column. Otherwise
+ * coordinate entries go through two stable counting sorts. First each COO
  * part (one chunk of the file, in file order) is scattered into row buckets
  * (2^shift consecutive rows each; a part's entries keep their order, parts
  * follow file order), mirrored entries of symmetric files included. Then
@@ -87,15 +91,168 @@ static int64_t sum_duplicates(const int32_t *col, const float *val, int64_t n, i
     return out;
 }
 
-tcspmm_status coo_to_csr(int64_t rows, int64_t cols, mtx_symmetry symmetry, coo_part *parts,
-                         int nparts, int threads, tcspmm_csr *out)
+/* The CSR in one stable counting sort by row, for matrices with few rows per
+ * entry: each group of consecutive parts counts its rows, the counts of all
+ * groups give every (group, row) its place, and each group scatters its
+ * parts' entries (mirrored ones included) straight into the output, file
+ * order kept within each row. Then rows are sorted and summed in place and,
+ * if duplicates shrank them, packed. Needs groups * rows counters. */
+static tcspmm_status counting_sort_by_row(int64_t rows, mtx_symmetry symmetry, coo_parts *all,
+                                          int groups, int threads, tcspmm_csr *out)
 {
+    coo_part *parts = all->part;
+    const int nparts = all->n;
+    const int mirror = symmetry != MTX_GENERAL;
+    const float mirror_sign = symmetry == MTX_SKEW_SYMMETRIC ? -1.0f : 1.0f;
+    int64_t *next = calloc((size_t)groups * (size_t)rows, sizeof *next);
+    int32_t *col = NULL;
+    float *val = NULL;
+    if (!next) return TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+    for (int g = 0; g < groups; g++) {
+        int64_t *hist = next + (size_t)g * (size_t)rows;
+        for (int k = g * nparts / groups; k < (g + 1) * nparts / groups; k++) {
+            const coo_part *p = &parts[k];
+            for (int64_t e = 0; e < p->count; e++) {
+                hist[p->row[e]]++;
+                if (mirror && p->row[e] != p->col[e]) hist[p->col[e]]++;
+            }
+        }
+    }
+    /* Places: each thread sums the counts of a block of rows, the blocks'
+     * sums are added up, and each thread lays out its block. */
+    int64_t *row_ptr = out->row_ptr;
+    int64_t *block_start = calloc((size_t)threads + 1, sizeof *block_start);
+    if (!block_start) goto out_of_memory;
+#pragma omp parallel num_threads(threads)
+    {
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        const int64_t lo = rows * t / nt, hi = rows * (t + 1) / nt;
+        int64_t at = 0;
+        for (int64_t r = lo; r < hi; r++)
+            for (int g = 0; g < groups; g++) at += next[(size_t)g * (size_t)rows + (size_t)r];
+        block_start[t + 1] = at;
+#pragma omp barrier
+#pragma omp single
+        for (int k = 0; k < nt; k++) block_start[k + 1] += block_start[k];
+        at = block_start[t];
+        for (int64_t r = lo; r < hi; r++) {
+            row_ptr[r] = at;
+            for (int g = 0; g < groups; g++) {
+                int64_t c = next[(size_t)g * (size_t)rows + (size_t)r];
+                next[(size_t)g * (size_t)rows + (size_t)r] = at;
+                at += c;
+            }
+        }
+        if (t == nt - 1) row_ptr[rows] = at;
+    }
+    const int64_t total = row_ptr[rows];
+    free(block_start);
+    if ((uint64_t)total > SIZE_MAX / 8) goto out_of_memory;
+    col = large_alloc((size_t)total * sizeof *col);
+    val = large_alloc((size_t)total * sizeof *val);
+    if (!col || !val) goto out_of_memory;
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+    for (int g = 0; g < groups; g++) {
+        int64_t *at = next + (size_t)g * (size_t)rows;
+        for (int k = g * nparts / groups; k < (g + 1) * nparts / groups; k++) {
+            coo_part *p = &parts[k];
+            for (int64_t e = 0; e < p->count; e++) {
+                int64_t r = p->row[e], where = at[r]++;
+                int32_t c = p->col[e];
+                col[where] = c;
+                val[where] = p->val[e];
+                if (mirror && r != c) {
+                    where = at[c]++;
+                    col[where] = (int32_t)r;
+                    val[where] = mirror_sign * p->val[e];
+                }
+            }
+        }
+    }
+    coo_parts_free(all);
+    /* Rows by column, duplicates summed; row r keeps next[r] entries. */
+    int failed = 0;
+    int64_t nnz = 0;
+#pragma omp parallel num_threads(threads) reduction(| : failed) reduction(+ : nnz)
+    {
+        int32_t *tcol = NULL;
+        float *tval = NULL;
+        int64_t tcap = 0;
+#pragma omp for schedule(dynamic, 4096)
+        for (int64_t r = 0; r < rows; r++) {
+            int64_t n = row_ptr[r + 1] - row_ptr[r], k = 1;
+            int32_t *rc = col + row_ptr[r];
+            float *rv = val + row_ptr[r];
+            while (k < n && rc[k - 1] < rc[k]) k++;
+            if (k < n) {
+                if (!sort_row(rc, rv, n, &tcol, &tval, &tcap)) failed = 1;
+                n = sum_duplicates(rc, rv, n, rc, rv);
+            }
+            next[r] = n;
+            nnz += n;
+        }
+        free(tcol);
+        free(tval);
+    }
+    if (failed) goto out_of_memory;
+    if (nnz != total) { /* pack the shrunk rows */
+        int32_t *packed_col = large_alloc((size_t)nnz * sizeof *packed_col);
+        float *packed_val = large_alloc((size_t)nnz * sizeof *packed_val);
+        if (!packed_col || !packed_val) {
+            free(packed_col), free(packed_val);
+            goto out_of_memory;
+        }
+        int64_t *packed_ptr = malloc(((size_t)rows + 1) * sizeof *packed_ptr);
+        if (!packed_ptr) {
+            free(packed_col), free(packed_val);
+            goto out_of_memory;
+        }
+        for (int64_t r = 0, at = 0; r <= rows; r++) {
+            packed_ptr[r] = at;
+            if (r < rows) at += next[r];
+        }
+#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
+        for (int64_t r = 0; r < rows; r++) {
+            memcpy(packed_col + packed_ptr[r], col + row_ptr[r], (size_t)next[r] * sizeof *col);
+            memcpy(packed_val + packed_ptr[r], val + row_ptr[r], (size_t)next[r] * sizeof *val);
+        }
+        memcpy(row_ptr, packed_ptr, ((size_t)rows + 1) * sizeof *row_ptr);
+        free(packed_ptr);
+        free(col), free(val);
+        col = packed_col, val = packed_val;
+    }
+    free(next);
+    free(out->col_idx), free(out->values);
+    out->col_idx = col, out->values = val, out->nnz = nnz;
+    return TCSPMM_SUCCESS;
+
+out_of_memory:
+    free(next), free(col), free(val);
+    return TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
+}
+
+tcspmm_status coo_to_csr(int64_t rows, int64_t cols, mtx_symmetry symmetry, coo_parts *all,
+                         int threads, tcspmm_csr *out)
+{
+    coo_part *parts = all->part;
+    const int nparts = all->n;
     TCSPMM_TRY(csr_alloc(rows, cols, 0, out));
     const int mirror = symmetry != MTX_GENERAL;
     const float mirror_sign = symmetry == MTX_SKEW_SYMMETRIC ? -1.0f : 1.0f;
     int64_t stored = 0;
     for (int k = 0; k < nparts; k++) stored += parts[k].count;
     if (rows == 0 || stored == 0) return TCSPMM_SUCCESS;
+
+    const int groups = threads < nparts ? threads : nparts;
+    if ((uint64_t)groups * (uint64_t)rows <= (uint64_t)stored) {
+        tcspmm_status st = counting_sort_by_row(rows, symmetry, all, groups, threads, out);
+        if (st == TCSPMM_SUCCESS) return st;
+        tcspmm_csr_free(out);
+        return tcspmm_fail(st, "coo_to_csr: out of memory for a %lld x %lld matrix with %lld "
+                               "stored entries",
+                           (long long)rows, (long long)cols, (long long)stored);
+    }
 
     /* Bucket geometry: about 16K entries per bucket, at least 4 per thread. */
     int64_t target = stored >> 14;
@@ -164,9 +321,8 @@ tcspmm_status coo_to_csr(int64_t rows, int64_t cols, mtx_symmetry symmetry, coo_
                 pval[at] = mirror_sign * p->val[e];
             }
         }
-        free(p->row), free(p->col), free(p->val);
-        p->row = NULL, p->col = NULL, p->val = NULL;
     }
+    coo_parts_free(all);
 
     /* Second sort: each bucket by row into q, then rows by column, summed. */
     int64_t *row_len = out->row_ptr; /* row r's length in row_len[r], for now */

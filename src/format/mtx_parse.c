@@ -1,14 +1,18 @@
 /* mtx_parse.c: parses the entry lines of a Matrix Market body in parallel.
  *
  * The body is cut into chunks at line boundaries. OpenMP threads take chunks
- * dynamically; each parses its lines into its own COO part and stops at its
- * first error, remembering the error's line as an index within the chunk.
- * After the parallel region, the chunks' line counts turn those indices into
- * file line numbers and the error on the lowest line wins (a chunk only fails
- * after every earlier line of it parsed), so the parts, their order and the
- * message never depend on the thread count. Every line handed to parse_line
- * ends with '\n' (an unterminated last line is copied with one appended), so
- * the scanners below stop at '\n' without bounds checks of their own. */
+ * in order, each as soon as its bytes are final (gzip text may still be
+ * inflating: see mtx_feed.c; one thread inflates first). Each thread parses
+ * a chunk's lines into the chunk's COO part (a slice of a shared arena while
+ * it fits) and stops at its first error, remembering the error's line as an
+ * index within the chunk. After the parallel region, the chunks' line counts
+ * turn those indices into file line numbers and the error on the lowest line
+ * wins (a chunk only fails after every earlier line of it parsed), so the
+ * parts, their order and the message never depend on the thread count.
+ * Every line handed to parse_line ends with '\n' (an unterminated last line
+ * is copied with one appended), so the scanners below stop at '\n' without
+ * bounds checks of their own, and nothing reads past its chunk's end (bytes
+ * there may still be arriving). */
 #include "mtx.h"
 
 #include "../error.h"
@@ -29,7 +33,6 @@ typedef struct chunk {
 typedef struct parse_rules {
     const mtx_header *h;
     uint64_t rows, cols;
-    const char *limit; /* the end of the buffer */
 } parse_rules;
 
 static const char *skip_blanks(const char *p)
@@ -62,20 +65,35 @@ static const char *quote_token(const char *p, char *buf, size_t size)
     return buf;
 }
 
+/* Like realloc, also for a block still in the arena (not to be freed). */
+static void *grow(void *block, int in_arena, size_t used, size_t bytes)
+{
+    if (!in_arena) return realloc(block, bytes);
+    void *own = malloc(bytes);
+    if (own) memcpy(own, block, used);
+    return own;
+}
+
 static int part_reserve(coo_part *part, int with_indices)
 {
     if (part->count < part->capacity) return 1;
     int64_t cap = part->capacity + part->capacity / 2 + 1024;
-    float *val = realloc(part->val, (size_t)cap * sizeof *val);
-    if (val) part->val = val;
-    if (with_indices) {
-        int64_t *row = realloc(part->row, (size_t)cap * sizeof *row);
-        if (row) part->row = row;
-        int32_t *col = realloc(part->col, (size_t)cap * sizeof *col);
-        if (col) part->col = col;
-        if (!row || !col) return 0;
+    size_t n = (size_t)part->count, to = (size_t)cap;
+    float *val = grow(part->val, part->in_arena, n * sizeof *val, to * sizeof *val);
+    int64_t *row = with_indices ? grow(part->row, part->in_arena, n * sizeof *row, to * sizeof *row)
+                                : NULL;
+    int32_t *col = with_indices ? grow(part->col, part->in_arena, n * sizeof *col, to * sizeof *col)
+                                : NULL;
+    const int ok = val && (!with_indices || (row && col));
+    if (part->in_arena && !ok) { /* the part stays in the arena */
+        free(val), free(row), free(col);
+        return 0;
     }
-    if (!val) return 0;
+    if (val) part->val = val; /* a failed realloc kept the old block */
+    if (row) part->row = row;
+    if (col) part->col = col;
+    if (!ok) return 0;
+    part->in_arena = 0;
     part->capacity = cap;
     return 1;
 }
@@ -171,23 +189,10 @@ static int parse_lines(const parse_rules *r, chunk *c, const char *p, const char
 
 static void parse_chunk(const parse_rules *r, chunk *c, coo_part *part)
 {
-    const int with_indices = r->h->format == MTX_COORDINATE;
-    part->capacity = (c->end - c->begin) / (with_indices ? 12 : 8) + 16;
-    part->val = large_alloc((size_t)part->capacity * sizeof *part->val);
-    if (with_indices) {
-        part->row = large_alloc((size_t)part->capacity * sizeof *part->row);
-        part->col = large_alloc((size_t)part->capacity * sizeof *part->col);
-    }
-    if (!part->val || (with_indices && (!part->row || !part->col))) {
-        c->status = TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
-        snprintf(c->message, sizeof c->message, "out of memory for %lld entries",
-                 (long long)part->capacity);
-        return;
-    }
     /* Split off an unterminated last line. */
     const char *whole = c->end;
     while (whole > c->begin && whole[-1] != '\n') whole--;
-    if (!parse_lines(r, c, c->begin, whole, r->limit, part) || whole == c->end) return;
+    if (!parse_lines(r, c, c->begin, whole, c->end, part) || whole == c->end) return;
     size_t tail = (size_t)(c->end - whole);
     char *line = malloc(tail + 1);
     if (!line) {
@@ -201,15 +206,13 @@ static void parse_chunk(const parse_rules *r, chunk *c, coo_part *part)
     free(line);
 }
 
-/* Start of chunk k of n over [begin, end): the first line start at or after
- * the k-th equal cut. */
-static const char *chunk_start(const char *begin, const char *end, int k, int n)
+/* Start of chunk k of n over the body's expected `bytes`: the first line
+ * start at or after the k-th equal cut, or the text's end. */
+static const char *chunk_start(mtx_feed *feed, size_t body, size_t bytes, int k, int n)
 {
-    if (k == 0) return begin;
-    if (k == n) return end;
-    const char *p = begin + (size_t)((double)(end - begin) * k / n);
-    const char *nl = memchr(p - 1, '\n', (size_t)(end - p + 1));
-    return nl ? nl + 1 : end;
+    if (k == 0) return feed->buf + body;
+    if (k == n) return feed->buf + mtx_feed_length(feed);
+    return feed->buf + mtx_feed_line_start(feed, body + (size_t)((double)bytes * k / n));
 }
 
 /* Line index, within chunk c, of its entry number `entry` (1-based). */
@@ -228,40 +231,99 @@ static int64_t entry_line(const chunk *c, int64_t entry)
     return line;
 }
 
-void coo_parts_free(coo_part *parts, int nparts)
+void coo_parts_free(coo_parts *parts)
 {
-    if (!parts) return;
-    for (int k = 0; k < nparts; k++) {
-        free(parts[k].row);
-        free(parts[k].col);
-        free(parts[k].val);
+    for (int k = 0; parts->part && k < parts->n; k++) {
+        if (parts->part[k].in_arena) continue;
+        free(parts->part[k].row);
+        free(parts->part[k].col);
+        free(parts->part[k].val);
     }
-    free(parts);
+    free(parts->part);
+    free(parts->row);
+    free(parts->col);
+    free(parts->val);
+    memset(parts, 0, sizeof *parts);
 }
 
-tcspmm_status mtx_parse_entries(const char *name, const char *buf, size_t len,
-                                const mtx_header *h, int threads, coo_part **parts_out,
-                                int *nparts_out)
+/* Entry lines per byte of the body, from its first MiB already here, with
+ * an eighth to spare (comment lines count too: a guess, not a bound). */
+static double line_density(const mtx_feed *feed, size_t body)
 {
-    *parts_out = NULL;
-    *nparts_out = 0;
-    const char *begin = buf + h->body, *end = buf + len;
-    size_t bytes = (size_t)(end - begin);
+    size_t sample = feed->ready - body < ((size_t)1 << 20) ? feed->ready - body : (size_t)1 << 20;
+    if (sample == 0) return 1.0 / 8;
+    size_t lines = 1;
+    for (const char *p = feed->buf + body, *end = p + sample;
+         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        lines++;
+    double density = (double)lines / (double)sample * 1.125;
+    return density < 0.5 ? density : 0.5;
+}
+
+/* Gives each part its slice of the arena, sized for its share of the body. */
+static int cut_arena(coo_parts *parts, const mtx_feed *feed, size_t body, size_t bytes,
+                     int with_indices)
+{
+    const double density = line_density(feed, body);
+    const int n = parts->n;
+    size_t total = 0;
+    for (int k = 0; k < n; k++) {
+        size_t share = (size_t)((double)bytes * (k + 1) / n) - (size_t)((double)bytes * k / n);
+        parts->part[k].capacity = (int64_t)((double)share * density) + 16;
+        total += (size_t)parts->part[k].capacity;
+    }
+    parts->val = large_alloc(total * sizeof *parts->val);
+    if (with_indices) {
+        parts->row = large_alloc(total * sizeof *parts->row);
+        parts->col = large_alloc(total * sizeof *parts->col);
+    }
+    if (!parts->val || (with_indices && (!parts->row || !parts->col))) return 0;
+    for (size_t k = 0, at = 0; k < (size_t)n; at += (size_t)parts->part[k++].capacity) {
+        coo_part *p = &parts->part[k];
+        p->in_arena = 1;
+        p->val = parts->val + at;
+        if (with_indices) p->row = parts->row + at, p->col = parts->col + at;
+    }
+    return 1;
+}
+
+tcspmm_status mtx_parse_entries(const char *name, mtx_feed *feed, const mtx_header *h,
+                                int threads, coo_parts *parts_out)
+{
+    memset(parts_out, 0, sizeof *parts_out);
+    /* The body's size, or while it arrives the most it can be. */
+    size_t bytes = (feed->done ? feed->ready : feed->cap) - h->body;
     int n = threads <= 1 ? 1 : (int)(bytes / 65536 + 1);
     if (threads > 1 && n > 8 * threads) n = 8 * threads;
     chunk *chunks = calloc((size_t)n, sizeof *chunks);
-    coo_part *parts = calloc((size_t)n, sizeof *parts);
-    if (!chunks || !parts) {
+    coo_parts all = {calloc((size_t)n, sizeof *all.part), n, NULL, NULL, NULL};
+    coo_part *parts = all.part;
+    if (!chunks || !parts ||
+        !cut_arena(&all, feed, h->body, bytes, h->format == MTX_COORDINATE)) {
         free(chunks);
-        free(parts);
-        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "%s: out of memory", name);
+        coo_parts_free(&all);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "%s: out of memory for the entries of %zu bytes", name, bytes);
     }
-    parse_rules rules = {h, (uint64_t)h->rows, (uint64_t)h->cols, end};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
-    for (int k = 0; k < n; k++) {
-        chunks[k].begin = chunk_start(begin, end, k, n);
-        chunks[k].end = chunk_start(begin, end, k + 1, n);
-        parse_chunk(&rules, &chunks[k], &parts[k]);
+    parse_rules rules = {h, (uint64_t)h->rows, (uint64_t)h->cols};
+    int next = 0;
+#pragma omp parallel num_threads(threads > 0 ? threads : 1)
+    {
+        if (feed->produce && omp_get_thread_num() == 0) feed->produce(feed);
+        for (;;) {
+            int k;
+#pragma omp atomic capture
+            k = next++;
+            if (k >= n) break;
+            /* On copies: neighbours' counters share cache lines. */
+            chunk c = chunks[k];
+            coo_part part = parts[k];
+            c.begin = chunk_start(feed, h->body, bytes, k, n);
+            c.end = chunk_start(feed, h->body, bytes, k + 1, n);
+            parse_chunk(&rules, &c, &part);
+            chunks[k] = c;
+            parts[k] = part;
+        }
     }
 
     /* The first error by line: too many entries, a failing line, too few. */
@@ -287,10 +349,9 @@ tcspmm_status mtx_parse_entries(const char *name, const char *buf, size_t len,
                          (long long)h->entries);
     free(chunks);
     if (st != TCSPMM_SUCCESS) {
-        coo_parts_free(parts, n);
+        coo_parts_free(&all);
         return st;
     }
-    *parts_out = parts;
-    *nparts_out = n;
+    *parts_out = all;
     return TCSPMM_SUCCESS;
 }

@@ -1,9 +1,9 @@
 /* mtx_read.c: tcspmm_read_mtx. Loads the whole input into memory (a file,
- * or standard input for "-"; gzip data, recognised by its magic bytes, is
- * inflated with zlib, serially; a regular file is mapped, not copied),
- * reads the banner and size line, and hands
- * the body to the parallel parser (mtx_parse.c) and the CSR builders
- * (coo_to_csr.c). */
+ * or standard input for "-"; a regular file is mapped, not copied); gzip
+ * data, recognised by its magic bytes, is inflated with zlib, by one thread
+ * while the others already parse what it has inflated. Reads the banner and
+ * size line, and hands the body to the parallel parser (mtx_parse.c) and
+ * the CSR builders (coo_to_csr.c). */
 #include "mtx.h"
 
 #include "../error.h"
@@ -52,74 +52,121 @@ static tcspmm_status read_stream(FILE *f, const char *name, size_t hint, char **
     return TCSPMM_SUCCESS;
 }
 
-/* Inflates gzip (or zlib) data, members one after another, into *out. */
-static tcspmm_status inflate_all(const char *name, const unsigned char *in, size_t in_len,
-                                 char **out, size_t *out_len)
+/* Inflation of gzip (or zlib) data, members one after another, step by step
+ * into one buffer: serially (inflate_all), or by a producer thread while
+ * others parse (inflate_produce). */
+typedef struct inflater {
+    const char *name;
+    const unsigned char *in;
+    size_t in_len, used;
+    char *out;
+    size_t cap, n; /* out holds cap bytes, n of them inflated */
+    z_stream z;
+    int finished;
+    tcspmm_status status; /* of the data: corrupt, truncated, ... */
+    char message[224];
+} inflater;
+
+static tcspmm_status inflater_start(inflater *f, const char *name, const unsigned char *in,
+                                    size_t in_len)
 {
+    memset(f, 0, sizeof *f);
+    f->name = name;
+    f->in = in;
+    f->in_len = in_len;
     /* The gzip trailer's size (mod 2^32) as a first guess. */
     size_t cap = (size_t)in[in_len - 4] | (size_t)in[in_len - 3] << 8 |
                  (size_t)in[in_len - 2] << 16 | (size_t)in[in_len - 1] << 24;
     if (cap < in_len) cap = in_len * 4;
-    cap += 1;
-    char *data = large_alloc(cap);
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (!data || inflateInit2(&z, 15 + 32) != Z_OK) {
-        free(data);
+    f->cap = cap + 1;
+    f->out = large_alloc(f->cap);
+    if (!f->out || inflateInit2(&f->z, 15 + 32) != Z_OK) {
+        free(f->out);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "%s: cannot start zlib", name);
     }
-    size_t n = 0, used = 0;
-    tcspmm_status st = TCSPMM_SUCCESS;
-    for (;;) {
-        if (n == cap) {
-            char *grown = cap <= SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
-            if (!grown) {
-                st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
-                                 "%s: out of memory after inflating %zu bytes", name, n);
-                break;
-            }
-            data = grown;
-            cap *= 2;
-        }
-        size_t in_step = in_len - used < (1u << 30) ? in_len - used : (1u << 30);
-        size_t out_step = cap - n < (1u << 30) ? cap - n : (1u << 30);
-        z.next_in = (unsigned char *)in + used;
-        z.avail_in = (uInt)in_step;
-        z.next_out = (unsigned char *)data + n;
-        z.avail_out = (uInt)out_step;
-        int rc = inflate(&z, Z_NO_FLUSH);
-        used += in_step - z.avail_in;
-        n += out_step - z.avail_out;
-        if (rc == Z_STREAM_END) {
-            if (used == in_len) break;
-            if (in_len - used < 2 || in[used] != 0x1f || in[used + 1] != 0x8b) {
-                st = tcspmm_fail(TCSPMM_ERROR_IO, "%s: unexpected data after the gzip stream",
-                                 name);
-                break;
-            }
-            inflateReset(&z);
-        } else if (rc == Z_BUF_ERROR && used == in_len && z.avail_out > 0) {
-            st = tcspmm_fail(TCSPMM_ERROR_IO, "%s: the gzip data is truncated after %zu bytes",
-                             name, n);
-            break;
-        } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            st = tcspmm_fail(TCSPMM_ERROR_IO, "%s: corrupt gzip data (zlib: %s)", name,
-                             z.msg ? z.msg : "error");
-            break;
-        }
-    }
-    inflateEnd(&z);
-    if (st != TCSPMM_SUCCESS) {
-        free(data);
-        return st;
-    }
-    *out = data;
-    *out_len = n;
     return TCSPMM_SUCCESS;
 }
 
-/* The input's text: a read-only mapping of a regular file, or bytes read
- * from a stream, or inflated gzip data. */
+static void inflater_end(inflater *f)
+{
+    inflateEnd(&f->z);
+    free(f->out);
+    f->out = NULL;
+}
+
+/* Records an error of the data; any thread may run the inflater, so the
+ * message is kept for the caller to report (inflater_fail). */
+#define INFLATE_ERROR(f, ...)                                                  \
+    do {                                                                       \
+        (f)->status = TCSPMM_ERROR_IO;                                         \
+        snprintf((f)->message, sizeof (f)->message, __VA_ARGS__);              \
+        return 0;                                                              \
+    } while (0)
+
+static tcspmm_status inflater_fail(const inflater *f)
+{
+    return tcspmm_fail(f->status, "%s", f->message);
+}
+
+/* Inflates up to `most` more bytes into the room left in out. Returns 0
+ * once the data has ended or failed (f->status says which). */
+static int inflate_step(inflater *f, size_t most)
+{
+    size_t in_step = f->in_len - f->used < (1u << 30) ? f->in_len - f->used : (1u << 30);
+    size_t out_step = f->cap - f->n < most ? f->cap - f->n : most;
+    if (out_step > (1u << 30)) out_step = 1u << 30;
+    f->z.next_in = (unsigned char *)f->in + f->used;
+    f->z.avail_in = (uInt)in_step;
+    f->z.next_out = (unsigned char *)f->out + f->n;
+    f->z.avail_out = (uInt)out_step;
+    int rc = inflate(&f->z, Z_NO_FLUSH);
+    f->used += in_step - f->z.avail_in;
+    f->n += out_step - f->z.avail_out;
+    if (rc == Z_STREAM_END) {
+        if (f->used == f->in_len) {
+            f->finished = 1;
+            return 0;
+        }
+        if (f->in_len - f->used < 2 || f->in[f->used] != 0x1f || f->in[f->used + 1] != 0x8b)
+            INFLATE_ERROR(f, "%s: unexpected data after the gzip stream", f->name);
+        inflateReset(&f->z);
+    } else if (rc == Z_BUF_ERROR && f->used == f->in_len && f->z.avail_out > 0) {
+        INFLATE_ERROR(f, "%s: the gzip data is truncated after %zu bytes", f->name, f->n);
+    } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        INFLATE_ERROR(f, "%s: corrupt gzip data (zlib: %s)", f->name,
+                      f->z.msg ? f->z.msg : "error");
+    }
+    return 1;
+}
+
+/* Inflates the rest, growing out as needed. */
+static tcspmm_status inflate_all(inflater *f)
+{
+    while (f->status == TCSPMM_SUCCESS && !f->finished) {
+        if (f->n == f->cap) {
+            char *grown = f->cap <= SIZE_MAX / 2 ? realloc(f->out, f->cap * 2) : NULL;
+            if (!grown)
+                return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                                   "%s: out of memory after inflating %zu bytes", f->name, f->n);
+            f->out = grown;
+            f->cap *= 2;
+        }
+        inflate_step(f, SIZE_MAX);
+    }
+    return f->status == TCSPMM_SUCCESS ? TCSPMM_SUCCESS : inflater_fail(f);
+}
+
+/* The producer of a feed: inflates into out, which must not move, and
+ * publishes each step; stops early (unfinished) when out is full. */
+static void inflate_produce(mtx_feed *feed)
+{
+    inflater *f = feed->producer;
+    while (f->n < f->cap && inflate_step(f, (size_t)1 << 20)) mtx_feed_publish(feed, f->n, 0);
+    mtx_feed_publish(feed, f->n, 1);
+}
+
+/* The input's bytes: a read-only mapping of a regular file, or bytes read
+ * from a stream. */
 typedef struct input {
     const char *text;
     size_t len;
@@ -157,16 +204,6 @@ static tcspmm_status load(const char *path, const char *name, input *in)
         in->text = in->owned;
     }
     if (!from_stdin) fclose(f);
-    const unsigned char *u = (const unsigned char *)in->text;
-    if (st == TCSPMM_SUCCESS && in->len >= 18 && u[0] == 0x1f && u[1] == 0x8b) {
-        char *text = NULL;
-        size_t text_len = 0;
-        st = inflate_all(name, u, in->len, &text, &text_len);
-        input_release(in);
-        in->owned = text;
-        in->text = text;
-        in->len = text_len;
-    }
     if (st != TCSPMM_SUCCESS) input_release(in);
     return st;
 }
@@ -344,19 +381,14 @@ tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mt
 
 /* ---- the reader ------------------------------------------------------ */
 
-tcspmm_status mtx_parse_buffer(const char *name, const char *buf, size_t len, int threads,
-                               tcspmm_csr *out)
+/* The CSR of the parsed parts, which it frees. */
+static tcspmm_status build_csr(const char *name, const mtx_header *hp, coo_parts *parts,
+                               int threads, tcspmm_csr *out)
 {
-    memset(out, 0, sizeof *out);
-    if (threads < 1) threads = 1;
-    mtx_header h;
-    TCSPMM_TRY(mtx_parse_header(name, buf, len, &h));
-    coo_part *parts;
-    int nparts;
-    TCSPMM_TRY(mtx_parse_entries(name, buf, len, &h, threads, &parts, &nparts));
+    const mtx_header h = *hp;
     tcspmm_status st;
     if (h.format == MTX_COORDINATE) {
-        st = coo_to_csr(h.rows, h.cols, h.symmetry, parts, nparts, threads, out);
+        st = coo_to_csr(h.rows, h.cols, h.symmetry, parts, threads, out);
     } else {
         float *values = malloc((size_t)(h.entries ? h.entries : 1) * sizeof *values);
         if (!values) {
@@ -364,15 +396,78 @@ tcspmm_status mtx_parse_buffer(const char *name, const char *buf, size_t len, in
                              name, (long long)h.entries);
         } else {
             int64_t at = 0;
-            for (int k = 0; k < nparts; k++) {
-                memcpy(values + at, parts[k].val, (size_t)parts[k].count * sizeof *values);
-                at += parts[k].count;
+            for (int k = 0; k < parts->n; k++) {
+                const coo_part *p = &parts->part[k];
+                memcpy(values + at, p->val, (size_t)p->count * sizeof *values);
+                at += p->count;
             }
             st = dense_to_csr(h.rows, h.cols, h.symmetry, values, threads, out);
             free(values);
         }
     }
-    coo_parts_free(parts, nparts);
+    coo_parts_free(parts);
+    return st;
+}
+
+tcspmm_status mtx_parse_buffer(const char *name, const char *buf, size_t len, int threads,
+                               tcspmm_csr *out)
+{
+    memset(out, 0, sizeof *out);
+    if (threads < 1) threads = 1;
+    mtx_header h;
+    TCSPMM_TRY(mtx_parse_header(name, buf, len, &h));
+    mtx_feed feed;
+    mtx_feed_init(&feed, buf, len, len, 1);
+    coo_parts parts;
+    tcspmm_status st = mtx_parse_entries(name, &feed, &h, threads, &parts);
+    mtx_feed_destroy(&feed);
+    return st == TCSPMM_SUCCESS ? build_csr(name, &h, &parts, threads, out) : st;
+}
+
+/* Gzip data: with one thread, inflated whole and then parsed. With more,
+ * inflated until the header is whole, then one thread inflates the rest
+ * while the others parse the lines already inflated. If the trailer's size
+ * was too small for the text (over 4 GiB, several members), what was
+ * parsed is dropped and the rest is inflated before parsing it all. */
+static tcspmm_status read_gzip(const char *name, const unsigned char *in, size_t in_len,
+                               int threads, tcspmm_csr *out)
+{
+    inflater f;
+    TCSPMM_TRY(inflater_start(&f, name, in, in_len));
+    mtx_header h;
+    int streamed = 0; /* the header is whole: parse while the rest inflates */
+    for (size_t want = (size_t)1 << 16; threads > 1 && !streamed; want *= 2) {
+        while (f.n < want && f.n < f.cap && inflate_step(&f, want - f.n)) {
+        }
+        if (f.status != TCSPMM_SUCCESS || f.finished || f.n == f.cap) break;
+        streamed = mtx_parse_header(name, f.out, f.n, &h) == TCSPMM_SUCCESS && h.body < f.n;
+    }
+    tcspmm_status st = TCSPMM_SUCCESS;
+    if (streamed) {
+        tcspmm_clear_error(); /* of the tries on shorter prefixes */
+        mtx_feed feed;
+        mtx_feed_init(&feed, f.out, f.cap, f.n, 0);
+        feed.produce = inflate_produce;
+        feed.producer = &f;
+        coo_parts parts;
+        st = mtx_parse_entries(name, &feed, &h, threads, &parts);
+        mtx_feed_destroy(&feed);
+        if (f.status != TCSPMM_SUCCESS) { /* its error comes first, as without threads */
+            coo_parts_free(&parts);
+            st = inflater_fail(&f);
+        } else if (!f.finished) { /* the buffer was too small: start the parse over */
+            coo_parts_free(&parts);
+            tcspmm_clear_error();
+            streamed = 0;
+        } else if (st == TCSPMM_SUCCESS) {
+            st = build_csr(name, &h, &parts, threads, out);
+        }
+    }
+    if (!streamed) {
+        st = inflate_all(&f);
+        if (st == TCSPMM_SUCCESS) st = mtx_parse_buffer(name, f.out, f.n, threads, out);
+    }
+    inflater_end(&f);
     return st;
 }
 
@@ -386,7 +481,11 @@ tcspmm_status tcspmm_read_mtx(const char *path, tcspmm_csr *out)
     const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
     input in;
     TCSPMM_TRY(load(path, name, &in));
-    tcspmm_status st = mtx_parse_buffer(name, in.text, in.len, omp_get_max_threads(), out);
+    const unsigned char *u = (const unsigned char *)in.text;
+    int threads = omp_get_max_threads();
+    tcspmm_status st = in.len >= 18 && u[0] == 0x1f && u[1] == 0x8b
+                           ? read_gzip(name, u, in.len, threads, out)
+                           : mtx_parse_buffer(name, in.text, in.len, threads, out);
     input_release(&in);
     return st;
 }
