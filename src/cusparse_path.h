@@ -17,8 +17,8 @@ extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
 
 /* The algorithm to use for a call: the first call for a new (n, layout)
- * times each of cusparse_path_algs on a scratch C (on stream, which it
- * synchronizes) and remembers the fastest, and the fastest but CSR_ALG3 for
+ * times each of cusparse_path_algs on a scratch C with L2 flushed before
+ * each run (on stream, which it synchronizes) and remembers the fastest, and the fastest but CSR_ALG3 for
  * calls whose B or C CSR_ALG3 may not run on; later calls look them up. */
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
                                      const float *dC, int64_t ldc, tcspmm_layout layout,
