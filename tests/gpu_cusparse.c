@@ -5,7 +5,6 @@
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
-#include "rng.h"
 
 #include <cuda_runtime.h>
 #include <math.h>
@@ -17,31 +16,26 @@ static uint64_t seed = 1000;
 static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                           int pad, float alpha, float beta, double tol, const char *what)
 {
-    int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
-    int64_t ldb = (row_major ? n : A->cols) + pad, ldc = (row_major ? n : A->rows) + pad;
-    size_t bsize = (size_t)(row_major ? A->cols : n) * ldb, csize = (size_t)(row_major ? A->rows : n) * ldc;
-    float *B = malloc(bsize * sizeof(float)), *C = malloc(csize * sizeof(float));
-    float *C0 = malloc(csize * sizeof(float));
-    double *ref = malloc((size_t)(A->rows * n + 1) * sizeof(double));
-    rng_fill(B, bsize, seed++);
-    if (beta != 0) rng_fill(C0, csize, seed++);
-    else for (size_t i = 0; i < csize; i++) C0[i] = NAN;
+    test_operands t;
+    test_operands_make(&t, A, n, layout, pad, beta, seed);
+    seed += 2;
     float *dB = NULL, *dC = NULL;
-    CHECK(cudaMalloc((void **)&dB, bsize * sizeof(float) + 4) == cudaSuccess);
-    CHECK(cudaMalloc((void **)&dC, csize * sizeof(float) + 4) == cudaSuccess);
-    CHECK(cudaMemcpy(dB, B, bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaMemcpy(dC, C0, csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK_OK(tcspmm_spmm(plan, n, alpha, dB, ldb, beta, dC, ldc, layout, NULL));
+    CHECK(cudaMalloc((void **)&dB, t.bsize * sizeof(float) + 4) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dC, t.csize * sizeof(float) + 4) == cudaSuccess);
+    CHECK(cudaMemcpy(dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(dC, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK_OK(tcspmm_spmm(plan, n, alpha, dB, t.ldb, beta, dC, t.ldc, layout, NULL));
     CHECK(cudaDeviceSynchronize() == cudaSuccess);
-    CHECK(cudaMemcpy(C, dC, csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
-    CHECK_OK(reference_spmm(A, n, alpha, B, ldb, beta, C0, ldc, layout, ref));
-    compare_result r = compare_to_reference(C, ldc, layout, ref, A->rows, n, tol);
+    CHECK(cudaMemcpy(t.C, dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_OK(reference_spmm(A, n, alpha, t.B, t.ldb, beta, t.C0, t.ldc, layout, t.ref));
+    compare_result r = compare_to_reference(t.C, t.ldc, layout, t.ref, A->rows, n, tol);
     CHECK(r.pass);
     printf("%-28s n=%-4lld %s pad=%d beta=%g: rel_err=%.2e nonfinite=%lld %s\n", what, (long long)n,
-           row_major ? "row" : "col", pad, beta, r.rel_err, (long long)r.nonfinite, r.pass ? "ok" : "FAIL");
+           layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", pad, beta, r.rel_err,
+           (long long)r.nonfinite, r.pass ? "ok" : "FAIL");
     cudaFree(dB);
     cudaFree(dC);
-    free(B); free(C); free(C0); free(ref);
+    test_operands_free(&t);
 }
 
 static void check_matrix(const tcspmm_csr *A, tcspmm_path path, double tol, const char *what)

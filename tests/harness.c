@@ -1,8 +1,12 @@
 /* harness.c: counters and reporting for the tests' CHECK macros. */
 #include "harness.h"
 
+#include "rng.h"
+
 #include <cuda_runtime.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static long passed, failed;
 
@@ -38,4 +42,35 @@ const char *tests_data(const char *name)
     const char *dir = getenv("TCSPMM_DATA");
     snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "data", name);
     return path;
+}
+
+void test_operands_make(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
+                        int pad, float beta, uint64_t seed)
+{
+    int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    t->ldb = (row_major ? n : A->cols) + pad;
+    t->ldc = (row_major ? n : A->rows) + pad;
+    t->bsize = (size_t)(row_major ? A->cols : n) * t->ldb;
+    t->csize = (size_t)(row_major ? A->rows : n) * t->ldc;
+    t->B = malloc((t->bsize + 1) * sizeof(float));
+    t->C0 = malloc((t->csize + 1) * sizeof(float));
+    t->C = malloc((t->csize + 1) * sizeof(float));
+    t->ref = malloc((size_t)(A->rows * n + 1) * sizeof(double));
+    if (!t->B || !t->C0 || !t->C || !t->ref) {
+        fprintf(stderr, "test_operands_make: out of memory\n");
+        exit(1);
+    }
+    rng_fill(t->B, t->bsize, seed);
+    if (beta != 0) rng_fill(t->C0, t->csize, seed + 1);
+    else for (size_t i = 0; i < t->csize; i++) t->C0[i] = NAN;
+    memcpy(t->C, t->C0, t->csize * sizeof(float));
+}
+
+void test_operands_free(test_operands *t)
+{
+    free(t->B);
+    free(t->C0);
+    free(t->C);
+    free(t->ref);
+    memset(t, 0, sizeof *t);
 }

@@ -15,6 +15,21 @@ void tests_require_gpu(void);
 /* Path of a bundled matrix: $TCSPMM_DATA/name (data/name by default). */
 const char *tests_data(const char *name);
 
+/* The operands of one product check: B (cols x n) random from seed, C0 random
+ * when beta != 0 and NaN otherwise (so every element must be written), C a
+ * copy of C0, ref room for the rows x n float64 reference; B and C in layout
+ * with leading dimensions padded by pad. */
+typedef struct test_operands {
+    int64_t ldb, ldc;
+    size_t bsize, csize; /* elements of B and C, padding included */
+    float *B, *C0, *C;
+    double *ref;
+} test_operands;
+
+void test_operands_make(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
+                        int pad, float beta, uint64_t seed);
+void test_operands_free(test_operands *t);
+
 #define CHECK(cond) tests_check((cond) ? 1 : 0, #cond, __FILE__, __LINE__)
 #define CHECK_OK(call)                                                               \
     do {                                                                             \

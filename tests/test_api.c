@@ -80,29 +80,21 @@ static void naive(const tcspmm_csr *A, int64_t n, double alpha, const float *B, 
 static void check_host_product(const tcspmm_csr *A, int64_t n, tcspmm_layout layout, int pad,
                                float alpha, float beta, uint64_t seed)
 {
-    int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
-    int64_t ldb = (row_major ? n : A->cols) + pad, ldc = (row_major ? n : A->rows) + pad;
-    size_t bsize = (size_t)(row_major ? A->cols : n) * ldb, csize = (size_t)(row_major ? A->rows : n) * ldc;
-    float *B = malloc(bsize * sizeof(float)), *C = malloc(csize * sizeof(float));
-    float *C0 = malloc(csize * sizeof(float));
-    double *ref = malloc((size_t)(A->rows * n + 1) * sizeof(double));
-    rng_fill(B, bsize, seed);
-    if (beta != 0) rng_fill(C0, csize, seed + 7);
-    else for (size_t i = 0; i < csize; i++) C0[i] = NAN;
-    memcpy(C, C0, csize * sizeof(float));
+    test_operands t;
+    test_operands_make(&t, A, n, layout, pad, beta, seed);
     tcspmm_options opt;
     tcspmm_options_init(&opt);
     opt.path = TCSPMM_PATH_CPU;
     tcspmm_plan *plan = NULL;
     CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
-    CHECK_OK(tcspmm_spmm_host(plan, n, alpha, B, ldb, beta, C, ldc, layout));
-    naive(A, n, alpha, B, ldb, beta, C0, ldc, layout, ref);
-    compare_result r = compare_to_reference(C, ldc, layout, ref, A->rows, n, 1e-6);
+    CHECK_OK(tcspmm_spmm_host(plan, n, alpha, t.B, t.ldb, beta, t.C, t.ldc, layout));
+    naive(A, n, alpha, t.B, t.ldb, beta, t.C0, t.ldc, layout, t.ref);
+    compare_result r = compare_to_reference(t.C, t.ldc, layout, t.ref, A->rows, n, 1e-6);
     CHECK(r.pass);
     if (!r.pass) fprintf(stderr, "  n=%lld layout=%d rel_err=%g nonfinite=%lld\n", (long long)n,
                          (int)layout, r.rel_err, (long long)r.nonfinite);
     tcspmm_plan_destroy(plan);
-    free(B); free(C); free(C0); free(ref);
+    test_operands_free(&t);
 }
 
 static void test_host_spmm(void)
