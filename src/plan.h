@@ -23,6 +23,7 @@ struct tcspmm_plan {
     wave_split split;
     hrpb_gpu *hrpb_dev;      /* NULL unless the plan runs on HRPB */
     sp24_gpu *sp24_dev;      /* NULL unless the plan runs on SPARSE24 */
+    const void *checked_B, *checked_C; /* the last pointers found to be device memory */
 };
 
 #endif

@@ -87,8 +87,14 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     int current = -1;
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&current)));
     if (current != plan->device) TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(plan->device)));
-    if (plan->A.cols > 0) TCSPMM_TRY(check_device_pointer(dB, "B"));
-    TCSPMM_TRY(check_device_pointer(dC, "C"));
+    if (plan->A.cols > 0 && dB != plan->checked_B) { /* solvers reuse buffers: ask once */
+        TCSPMM_TRY(check_device_pointer(dB, "B"));
+        plan->checked_B = dB;
+    }
+    if (dC != plan->checked_C) {
+        TCSPMM_TRY(check_device_pointer(dC, "C"));
+        plan->checked_C = dC;
+    }
     switch (plan->info.path) {
     case TCSPMM_PATH_CUSPARSE: {
         int alg = 0;
