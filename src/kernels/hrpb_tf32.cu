@@ -18,7 +18,10 @@
  *     reads its A fragment (one 16-byte load per brick row) and two 16-byte
  *     B loads, and issues mma.m16n8k8 (k = the pair's 8 active columns) for
  *     each of its 4 n8 tiles. A pair without bricks is skipped.
- * One __syncthreads per HRPB block orders all three.
+ * One __syncthreads per HRPB block orders all three. With one warp (N <= 32)
+ * nothing is shared: the warp decodes block b in registers just before its
+ * MMAs, its packed bytes are copied with its B rows (block b + 2), and there
+ * are no decoded buffers in shared memory.
  *
  * Column order inside a warp's 32 columns: n8 tile s, MMA column q is the
  * warp's column 4q + s. So lane (g = lane/4, t = lane%4) reads its B
@@ -111,22 +114,33 @@ __device__ __forceinline__ void mma_tf32_16x8x8(float d[4], uint4 a, unsigned lo
 /* ------------------------------------------------------------------ */
 /* The kernel */
 
+/* The copy stages of a thread block. */
 template <int TM, int WARPS>
-struct hrpb_smem {
+struct hrpb_stages {
     static constexpr int NT = 32 * WARPS; /* N columns of a tile */
     static constexpr int LDB = NT + 8;    /* padded B row, floats */
     static constexpr int A_BYTES = HRPB_HEADER_BYTES + (TM / 16) * 4 * 8 + TM * HRPB_TK * 4;
-    /* One decoded block: frag[r][p][lane] = lane's m16n8k8 A fragment of
-     * brick row r, brick columns 2p and 2p + 1 (TF32 bits); present[c] has
-     * bit r set when brick (r, c) is stored. */
-    struct decoded {
-        uint4 frag[TM / 16][2][32];
-        unsigned char present[4];
-    };
     float b[STAGES][HRPB_TK * LDB];               /* B rows of blocks b .. b+2 */
-    alignas(16) unsigned char a[STAGES][A_BYTES]; /* packed blocks b+1 .. b+3 */
-    alignas(16) decoded d[2];                     /* blocks b, b+1 */
+    alignas(16) unsigned char a[STAGES][A_BYTES]; /* packed blocks b+1 .. b+3 (1 warp: b .. b+2) */
 };
+
+/* One decoded block: frag[r][p][lane] = lane's m16n8k8 A fragment of brick
+ * row r, brick columns 2p and 2p + 1 (TF32 bits); present[c] has bit r set
+ * when brick (r, c) is stored. */
+template <int TM>
+struct hrpb_decoded {
+    uint4 frag[TM / 16][2][32];
+    unsigned char present[4];
+};
+
+/* Shared memory of a thread block: the stages, then the decoded blocks b and
+ * b + 1. One warp decodes in registers (nothing to share): no decoded blocks. */
+template <int TM, int WARPS>
+struct hrpb_smem : hrpb_stages<TM, WARPS> {
+    alignas(16) hrpb_decoded<TM> d[2];
+};
+template <int TM>
+struct hrpb_smem<TM, 1> : hrpb_stages<TM, 1> {};
 
 /* The minimum blocks per SM of __launch_bounds__: for TM = 16, as many as
  * the shared memory of an H100 holds (228 KB, 1 KB of it reserved per
@@ -148,9 +162,15 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                  bool c_vec)
 {
     typedef hrpb_smem<TM, WARPS> smem_t;
-    typedef typename smem_t::decoded decoded_t;
     constexpr int NT = smem_t::NT, LDB = smem_t::LDB, CHUNKS = NT / 4;
     constexpr int A_CHUNKS = smem_t::A_BYTES / 16, BR = TM / 16;
+    /* Brick columns a warp decodes. One warp decodes block it in registers
+     * just before its MMAs, so its packed bytes travel with its B rows (block
+     * it + 2); several warps decode block it + 1 into shared memory and copy
+     * packed block it + 3. */
+    constexpr int COLS = HRPB_BRICK_COLS / WARPS;
+    constexpr bool REG_DECODE = WARPS == 1;
+    constexpr int A_AHEAD = REG_DECODE ? 2 : 3;
     __shared__ __align__(16) smem_t sm;
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -209,8 +229,11 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                 }
             }
         };
-        /* Block b's bricks from A stage s into decoded buffer d. */
-        auto decode = [&](int s, decoded_t &d) {
+        /* Brick columns c = warp + k * WARPS of the block in A stage s, each
+         * passed on as emit(k, f, present): f[r] = lane's A elements of brick
+         * (r, c) as a TF32 pair (zeros where no brick), present bit r set when
+         * brick (r, c) is stored. */
+        auto decode = [&](int s, auto &&emit) {
             const unsigned char *a = sm.a[s];
             const int nbricks = a[4];
             const unsigned long long *pattern =
@@ -221,11 +244,12 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
             /* Lane j < nbricks: the value count of brick j. */
             const int count = lane < nbricks ? __popcll(pattern[lane]) : 0;
 #pragma unroll
-            for (int k = 0; k < HRPB_BRICK_COLS / WARPS; k++) {
+            for (int k = 0; k < COLS; k++) {
                 const int c = warp + k * WARPS;
                 const int j0 = a[c], j1 = a[c + 1];
                 int value0 = __reduce_add_sync(0xffffffffu, lane < j0 ? count : 0);
                 float x[BR][2];
+                unsigned long long f[BR];
                 unsigned present = 0;
 #pragma unroll
                 for (int r = 0; r < BR; r++) x[r][0] = x[r][1] = 0.0f;
@@ -250,12 +274,21 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                     present |= 1u << r;
                 }
 #pragma unroll
+                for (int r = 0; r < BR; r++) f[r] = tf32_pair(x[r][0], x[r][1]);
+                emit(k, f, present);
+            }
+        };
+        /* The block in A stage s decoded into shared buffer d (several warps). */
+        auto decode_to_smem = [&](int s, hrpb_decoded<TM> &d) {
+            decode(s, [&](int k, const unsigned long long (&f)[BR], unsigned present) {
+                const int c = warp + k * WARPS;
+#pragma unroll
                 for (int r = 0; r < BR; r++) {
-                    unsigned *f = &d.frag[r][c / 2][lane].x + 2 * (c % 2);
-                    *reinterpret_cast<unsigned long long *>(f) = tf32_pair(x[r][0], x[r][1]);
+                    unsigned *frag = &d.frag[r][c / 2][lane].x + 2 * (c % 2);
+                    *reinterpret_cast<unsigned long long *>(frag) = f[r];
                 }
                 if (lane == 0) d.present[c] = (unsigned char)present;
-            }
+            });
         };
 
         float acc[BR][4][4];
@@ -266,54 +299,76 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
 #pragma unroll
                 for (int e = 0; e < 4; e++) acc[r][s][e] = 0.0f;
 
-        /* Prologue: packed blocks 0, 1 and block 0's B rows (one group: all
-         * that block 0 needs), packed block 2 and block 1's B rows, then block
-         * 0 decoded. a_begin/a_end: the next packed block to copy; cols: the
-         * active columns of the next B rows to copy. */
+        /* Prologue: packed blocks 0 .. A_AHEAD - 2 and block 0's B rows (one
+         * group: all that block 0 needs), packed block A_AHEAD - 1 and block
+         * 1's B rows, then (several warps) block 0 decoded. a_begin/a_end: the
+         * next packed block to copy; cols: the active columns of the next B
+         * rows to copy. */
         int64_t a_begin = my_sizes[0], a_end = a_begin;
         int4 cols = make_int4(0, 0, 0, 0);
-        for (int b = 0; b < 2 && b < nblk; b++) {
+        for (int b = 0; b < A_AHEAD - 1 && b < nblk; b++) {
             a_end = my_sizes[b + 1];
             issue_a(a_begin, a_end, b);
             a_begin = a_end;
         }
         if (nblk > 0) issue_b(my_cols[0], 0);
         cp_async_commit();
-        if (nblk > 2) {
-            a_end = my_sizes[3];
-            issue_a(a_begin, a_end, 2);
+        if (nblk > A_AHEAD - 1) {
+            a_end = my_sizes[A_AHEAD];
+            issue_a(a_begin, a_end, A_AHEAD - 1);
             a_begin = a_end;
         }
         if (nblk > 1) issue_b(my_cols[4], 1);
         cp_async_commit();
-        if (nblk > 3) a_end = my_sizes[4];
+        if (nblk > A_AHEAD) a_end = my_sizes[A_AHEAD + 1];
         if (nblk > 2) cols = my_cols[8];
-        cp_async_wait<1>();
-        __syncthreads();
-        if (nblk > 0) decode(0, sm.d[0]);
+        if constexpr (!REG_DECODE) {
+            cp_async_wait<1>();
+            __syncthreads();
+            if (nblk > 0) decode_to_smem(0, sm.d[0]);
+        }
 
         const bool warp_active = n0 + 32 * warp < n;
         const float *bfrag = &sm.b[0][0] + t * LDB + 32 * warp + 4 * g;
-        int s0 = 0; /* stage of block it: B rows; packed block it + 3 goes there */
+        int s0 = 0; /* stage of block it (B rows and packed bytes: block k in stage k % 3) */
         for (int it = 0; it < nblk; it++) {
             const int s1 = s0 == STAGES - 1 ? 0 : s0 + 1, s2 = s1 == STAGES - 1 ? 0 : s1 + 1;
             cp_async_wait<1>();
             __syncthreads();
-            if (it + 3 < nblk) {
-                issue_a(a_begin, a_end, s0);
+            if (it + A_AHEAD < nblk) {
+                issue_a(a_begin, a_end, A_AHEAD == STAGES ? s0 : s2);
                 a_begin = a_end;
-                if (it + 4 < nblk) a_end = my_sizes[it + 5];
+                if (it + A_AHEAD + 1 < nblk) a_end = my_sizes[it + A_AHEAD + 2];
             }
             if (it + 2 < nblk) {
                 issue_b(cols, s2);
                 if (it + 3 < nblk) cols = my_cols[4 * (it + 3)];
             }
             cp_async_commit();
-            if (it + 1 < nblk) decode(s1, sm.d[(it + 1) & 1]);
+            if constexpr (!REG_DECODE)
+                if (it + 1 < nblk) decode_to_smem(s1, sm.d[(it + 1) & 1]);
 
             if (warp_active) {
-                const decoded_t &d = sm.d[it & 1];
-                const unsigned present = *reinterpret_cast<const unsigned *>(d.present);
+                unsigned long long f[COLS][BR]; /* one warp: block it, decoded here */
+                unsigned present; /* byte c: the brick rows stored in brick column c */
+                if constexpr (REG_DECODE) {
+                    present = 0;
+                    decode(s0, [&](int k, const unsigned long long (&fk)[BR], unsigned p) {
+#pragma unroll
+                        for (int r = 0; r < BR; r++) f[k][r] = fk[r];
+                        present |= p << 8 * k;
+                    });
+                } else
+                    present = *reinterpret_cast<const unsigned *>(sm.d[it & 1].present);
+                /* Brick row r's A fragment of brick-column pair p. */
+                auto a_frag = [&](int r, int p) -> uint4 {
+                    if constexpr (REG_DECODE)
+                        return make_uint4((unsigned)f[2 * p][r], (unsigned)(f[2 * p][r] >> 32),
+                                          (unsigned)f[2 * p + 1][r],
+                                          (unsigned)(f[2 * p + 1][r] >> 32));
+                    else
+                        return sm.d[it & 1].frag[r][p][lane];
+                };
                 const float *brow = bfrag + s0 * (HRPB_TK * LDB);
 #pragma unroll
                 for (int p = 0; p < 2; p++) {
@@ -326,7 +381,7 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
 #pragma unroll
                     for (int r = 0; r < BR; r++) {
                         if (BR > 1 && (pair & (0x101u << r)) == 0) continue;
-                        const uint4 a = d.frag[r][p][lane];
+                        const uint4 a = a_frag(r, p);
 #pragma unroll
                         for (int s = 0; s < 4; s++) mma_tf32_16x8x8(acc[r][s], a, b[s]);
                     }
