@@ -10,6 +10,7 @@
 #include "cusparse_path.h"
 
 #include "error.h"
+#include "gpu_timer.h"
 
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -17,6 +18,19 @@
 #include <stdlib.h>
 
 enum { TUNED_SLOTS = 16, TUNING_RUNS = 5 };
+
+/* What CSR_ALG3's preprocessing is tied to. */
+typedef struct call_shape {
+    int64_t n, ldb, ldc;
+    const void *B, *C;
+    int layout;
+} call_shape;
+
+static int same_shape(const call_shape *a, const call_shape *b)
+{
+    return a->n == b->n && a->ldb == b->ldb && a->ldc == b->ldc && a->B == b->B && a->C == b->C &&
+           a->layout == b->layout;
+}
 
 struct cusparse_path {
     cusparseHandle_t handle;
@@ -26,11 +40,8 @@ struct cusparse_path {
     float *values;
     void *work[2]; /* workspaces: [1] for CSR_ALG3, whose preprocessing lives in it */
     size_t work_bytes[2];
-    struct { /* the call CSR_ALG3's preprocessing was done for */
-        int64_t n, ldb, ldc;
-        const void *B, *C;
-        int layout, valid;
-    } pre;
+    call_shape pre;      /* the call CSR_ALG3's preprocessing was done for */
+    int pre_valid;
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
         int64_t n;
         int layout, alg, fallback;
@@ -127,7 +138,7 @@ static tcspmm_status ensure_workspace(cusparse_path *p, int which, size_t bytes)
     p->work_bytes[which] = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->work[which], bytes)));
     p->work_bytes[which] = bytes;
-    if (which == 1) p->pre.valid = 0; /* the preprocessing was in the old buffer */
+    if (which == 1) p->pre_valid = 0; /* the preprocessing was in the old buffer */
     return TCSPMM_SUCCESS;
 }
 
@@ -159,21 +170,13 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
         else st = TCSPMM_CUSPARSE(s);
     }
     if (!st) st = ensure_workspace(p, alg3, bytes);
-    if (!st && alg == CUSPARSE_SPMM_CSR_ALG3 &&
-        !(p->pre.valid && p->pre.n == n && p->pre.ldb == ldb && p->pre.ldc == ldc &&
-          p->pre.B == dB && p->pre.C == dC && p->pre.layout == (int)layout)) {
+    call_shape shape = {n, ldb, ldc, dB, dC, (int)layout};
+    if (!st && alg3 && !(p->pre_valid && same_shape(&p->pre, &shape))) {
         st = TCSPMM_CUSPARSE(cusparseSpMM_preprocess(
             p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
             A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work[1]));
-        if (!st) {
-            p->pre.n = n;
-            p->pre.ldb = ldb;
-            p->pre.ldc = ldc;
-            p->pre.B = dB;
-            p->pre.C = dC;
-            p->pre.layout = (int)layout;
-            p->pre.valid = 1;
-        }
+        p->pre = shape;
+        p->pre_valid = !st;
     }
     if (!st) {
         cusparseStatus_t s = cusparseSpMM(p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
@@ -190,37 +193,67 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     return st;
 }
 
-/* The median milliseconds of TUNING_RUNS runs of alg into scratch (beta = 0),
- * each after a write of flush that evicts B and A from L2 (as in a solver
- * between products, and as the benchmark measures), after one untimed run;
- * or a negative value when cuSPARSE does not offer alg here. */
-static tcspmm_status time_alg(cusparse_path *p, int alg, int64_t n, const float *dB, int64_t ldb,
-                              float *scratch, int64_t ldc, tcspmm_layout layout, void *stream,
-                              void *flush, size_t flush_bytes, cudaEvent_t ev[2], float *ms)
+/* One product of the tuning: alg into a scratch C with beta = 0. */
+typedef struct tuning_call {
+    cusparse_path *p;
+    int alg;
+    int64_t n, ldb, ldc;
+    const float *B;
+    float *C;
+    tcspmm_layout layout;
+    void *stream;
+} tuning_call;
+
+static tcspmm_status run_tuning_call(void *arg)
 {
-    tcspmm_status st = cusparse_path_spmm(p, alg, n, 1.0f, dB, ldb, 0.0f, scratch, ldc, layout, stream);
+    const tuning_call *c = arg;
+    return cusparse_path_spmm(c->p, c->alg, c->n, 1.0f, c->B, c->ldb, 0.0f, c->C, c->ldc, c->layout,
+                              c->stream);
+}
+
+/* Median milliseconds of c->alg over TUNING_RUNS cold-L2 runs after one
+ * untimed run, or -1 when cuSPARSE does not offer it for this call. */
+static tcspmm_status time_alg(gpu_timer *t, tuning_call *c, float *ms)
+{
+    float runs[TUNING_RUNS];
+    tcspmm_status st = gpu_timer_run(t, run_tuning_call, c, 1, TUNING_RUNS, runs);
+    *ms = st ? -1.0f : runs[TUNING_RUNS / 2];
     if (st == TCSPMM_ERROR_UNSUPPORTED) { /* not offered here: not a failure of the call */
         tcspmm_clear_error();
-        *ms = -1.0f;
         return TCSPMM_SUCCESS;
     }
-    TCSPMM_TRY(st);
-    float runs[TUNING_RUNS];
-    for (int r = 0; r < TUNING_RUNS; r++) {
-        cudaStream_t s = (cudaStream_t)stream;
-        TCSPMM_TRY(TCSPMM_CUDA(cudaMemsetAsync(flush, r, flush_bytes, s)));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(ev[0], s)));
-        TCSPMM_TRY(cusparse_path_spmm(p, alg, n, 1.0f, dB, ldb, 0.0f, scratch, ldc, layout, stream));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(ev[1], s)));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(ev[1])));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventElapsedTime(&runs[r], ev[0], ev[1])));
-        for (int i = r; i > 0 && runs[i - 1] > runs[i]; i--) { /* keep runs sorted */
-            float x = runs[i];
-            runs[i] = runs[i - 1];
-            runs[i - 1] = x;
-        }
+    return st;
+}
+
+/* Times every algorithm for (n, layout) into a free slot of p->tuned. */
+static tcspmm_status tune(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
+                          tcspmm_layout layout, void *stream, int *slot)
+{
+    int64_t ld_scratch = layout == TCSPMM_LAYOUT_ROW_MAJOR ? n : p->rows;
+    tuning_call c = {p, 0, n, ldb, ld_scratch > 0 ? ld_scratch : 1, dB, NULL, layout, stream};
+    gpu_timer t;
+    TCSPMM_TRY(gpu_timer_create(&t, stream));
+    tcspmm_status st = TCSPMM_CUDA(cudaMallocAsync((void **)&c.C, (size_t)(p->rows * n + 1) * sizeof(float),
+                                                   (cudaStream_t)stream));
+    float best = -1.0f, best_fallback = -1.0f;
+    int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
+    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
+        float ms = -1.0f;
+        c.alg = cusparse_path_algs[i];
+        st = time_alg(&t, &c, &ms);
+        if (st || ms < 0.0f) continue;
+        if (best < 0.0f || ms < best) best = ms, best_alg = c.alg;
+        if (c.alg != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms < best_fallback))
+            best_fallback = ms, fallback = c.alg;
     }
-    *ms = runs[TUNING_RUNS / 2];
+    if (c.C) cudaFreeAsync(c.C, (cudaStream_t)stream);
+    gpu_timer_destroy(&t);
+    TCSPMM_TRY(st);
+    *slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : (int)(n % TUNED_SLOTS);
+    p->tuned[*slot].n = n;
+    p->tuned[*slot].layout = (int)layout;
+    p->tuned[*slot].alg = best_alg;
+    p->tuned[*slot].fallback = fallback;
     return TCSPMM_SUCCESS;
 }
 
@@ -231,44 +264,7 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *d
     int slot = -1;
     for (int i = 0; i < p->num_tuned && slot < 0; i++)
         if (p->tuned[i].n == n && p->tuned[i].layout == (int)layout) slot = i;
-    if (slot < 0) {
-        int64_t ld_scratch = layout == TCSPMM_LAYOUT_ROW_MAJOR ? n : p->rows;
-        float *scratch = NULL;
-        void *flush = NULL;
-        int dev = 0, l2 = 0;
-        cudaEvent_t ev[2] = {NULL, NULL};
-        tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&dev));
-        if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-        size_t flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 1 << 20);
-        if (!st) st = TCSPMM_CUDA(cudaMallocAsync(&flush, flush_bytes, (cudaStream_t)stream));
-        if (!st)
-            st = TCSPMM_CUDA(cudaMallocAsync((void **)&scratch, (size_t)(p->rows * n + 1) * sizeof(float),
-                                             (cudaStream_t)stream));
-        if (!st) st = TCSPMM_CUDA(cudaEventCreate(&ev[0]));
-        if (!st) st = TCSPMM_CUDA(cudaEventCreate(&ev[1]));
-        float best = -1.0f, best_fallback = -1.0f;
-        int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
-        for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
-            int a = cusparse_path_algs[i];
-            float ms = -1.0f;
-            st = time_alg(p, a, n, dB, ldb, scratch, ld_scratch > 0 ? ld_scratch : 1, layout, stream,
-                          flush, flush_bytes, ev, &ms);
-            if (st || ms < 0.0f) continue;
-            if (best < 0.0f || ms < best) best = ms, best_alg = a;
-            if (a != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms < best_fallback))
-                best_fallback = ms, fallback = a;
-        }
-        if (scratch) cudaFreeAsync(scratch, (cudaStream_t)stream);
-        if (flush) cudaFreeAsync(flush, (cudaStream_t)stream);
-        if (ev[0]) cudaEventDestroy(ev[0]);
-        if (ev[1]) cudaEventDestroy(ev[1]);
-        TCSPMM_TRY(st);
-        slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : (int)(n % TUNED_SLOTS);
-        p->tuned[slot].n = n;
-        p->tuned[slot].layout = (int)layout;
-        p->tuned[slot].alg = best_alg;
-        p->tuned[slot].fallback = fallback;
-    }
+    if (slot < 0) TCSPMM_TRY(tune(p, n, dB, ldb, layout, stream, &slot));
     *alg = p->tuned[slot].alg;
     if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc)) *alg = p->tuned[slot].fallback;
     return TCSPMM_SUCCESS;

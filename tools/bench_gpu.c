@@ -3,6 +3,7 @@
 
 #include "cusparse_path.h"
 #include "error.h"
+#include "gpu_timer.h"
 #include "rng.h"
 
 #include <cuda_runtime.h>
@@ -10,17 +11,9 @@
 #include <string.h>
 
 typedef struct timer {
-    cudaEvent_t start, stop;
-    void *flush;        /* written before every timed run to evict L2 */
-    size_t flush_bytes;
-    float *times;
+    gpu_timer gpu;
+    float *times; /* reps of them */
 } timer;
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
 
 /* One timed call of either tcspmm_spmm (cusparse == NULL) or cuSPARSE alg. */
 typedef struct call {
@@ -35,8 +28,9 @@ typedef struct call {
     tcspmm_layout layout;
 } call;
 
-static tcspmm_status run_call(const call *c)
+static tcspmm_status run_call(void *arg)
 {
+    const call *c = arg;
     if (c->cusparse)
         return cusparse_path_spmm(c->cusparse, c->alg, c->n, c->alpha, c->B, c->ldb, c->beta, c->C,
                                   c->ldc, c->layout, NULL);
@@ -46,16 +40,7 @@ static tcspmm_status run_call(const call *c)
 /* Median time of reps runs after warm-up; spread = (p90 - p10) / median. */
 static tcspmm_status time_call(timer *t, const call *c, int reps, double *median, double *spread)
 {
-    for (int w = 0; w < 3; w++) TCSPMM_TRY(run_call(c));
-    for (int r = 0; r < reps; r++) {
-        TCSPMM_TRY(TCSPMM_CUDA(cudaMemsetAsync(t->flush, r & 0xff, t->flush_bytes, NULL)));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->start, NULL)));
-        TCSPMM_TRY(run_call(c));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->stop, NULL)));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(t->stop)));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventElapsedTime(&t->times[r], t->start, t->stop)));
-    }
-    qsort(t->times, (size_t)reps, sizeof(float), cmp_float);
+    TCSPMM_TRY(gpu_timer_run(&t->gpu, run_call, (void *)c, 3, reps, t->times));
     *median = t->times[reps / 2];
     if (spread) *spread = (t->times[reps * 9 / 10] - t->times[reps / 10]) / *median;
     return TCSPMM_SUCCESS;
@@ -72,11 +57,11 @@ static tcspmm_status copy_bandwidth(timer *t, double *gbs)
     float best = 1e30f;
     for (int r = 0; !st && r < 20; r++) {
         float ms = 0;
-        st = TCSPMM_CUDA(cudaEventRecord(t->start, NULL));
+        st = TCSPMM_CUDA(cudaEventRecord(t->gpu.start, NULL));
         if (!st) st = TCSPMM_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, NULL));
-        if (!st) st = TCSPMM_CUDA(cudaEventRecord(t->stop, NULL));
-        if (!st) st = TCSPMM_CUDA(cudaEventSynchronize(t->stop));
-        if (!st) st = TCSPMM_CUDA(cudaEventElapsedTime(&ms, t->start, t->stop));
+        if (!st) st = TCSPMM_CUDA(cudaEventRecord(t->gpu.stop, NULL));
+        if (!st) st = TCSPMM_CUDA(cudaEventSynchronize(t->gpu.stop));
+        if (!st) st = TCSPMM_CUDA(cudaEventElapsedTime(&ms, t->gpu.start, t->gpu.stop));
         if (!st && r >= 2 && ms < best) best = ms;
     }
     cudaFree(a);
@@ -142,23 +127,15 @@ tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     call c = {plan, NULL, 0, n, alpha, beta, NULL, NULL,
               row_major ? n : A->cols, row_major ? n : A->rows, layout};
     timer t = {0};
-    int dev = 0, l2 = 0;
-    tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&dev));
-    if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    t.flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
     t.times = malloc((size_t)reps * sizeof(float));
-    if (!t.times) st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
-    if (!st) st = TCSPMM_CUDA(cudaMalloc(&t.flush, t.flush_bytes));
-    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&t.start));
-    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&t.stop));
+    tcspmm_status st = t.times ? gpu_timer_create(&t.gpu, NULL)
+                               : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
     if (!st) st = upload_random((float **)&c.B, (size_t)A->cols * n, seed);
     if (!st) st = upload_random(&c.C, (size_t)A->rows * n, seed + 1);
     if (!st) st = bench_all(&t, plan, A, &c, reps, out);
     cudaFree((void *)c.B);
     cudaFree(c.C);
-    cudaFree(t.flush);
-    if (t.start) cudaEventDestroy(t.start);
-    if (t.stop) cudaEventDestroy(t.stop);
+    gpu_timer_destroy(&t.gpu);
     free(t.times);
     return st;
 }

@@ -1,0 +1,53 @@
+/* gpu_timer.c: event timing of GPU work with L2 flushed before each run. */
+#include "gpu_timer.h"
+
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+tcspmm_status gpu_timer_create(gpu_timer *t, void *stream)
+{
+    memset(t, 0, sizeof *t);
+    t->stream = (cudaStream_t)stream;
+    int dev = 0, l2 = 0;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&dev)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev)));
+    t->flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+    tcspmm_status st = TCSPMM_CUDA(cudaMallocAsync(&t->flush, t->flush_bytes, t->stream));
+    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&t->start));
+    if (!st) st = TCSPMM_CUDA(cudaEventCreate(&t->stop));
+    if (st) gpu_timer_destroy(t);
+    return st;
+}
+
+void gpu_timer_destroy(gpu_timer *t)
+{
+    if (t->flush) cudaFreeAsync(t->flush, t->stream);
+    if (t->start) cudaEventDestroy(t->start);
+    if (t->stop) cudaEventDestroy(t->stop);
+    t->flush = NULL;
+    t->start = t->stop = NULL;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup, int reps,
+                            float *ms)
+{
+    for (int w = 0; w < warmup; w++) TCSPMM_TRY(fn(arg));
+    for (int r = 0; r < reps; r++) {
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMemsetAsync(t->flush, r & 0xff, t->flush_bytes, t->stream)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->start, t->stream)));
+        TCSPMM_TRY(fn(arg));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->stop, t->stream)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(t->stop)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventElapsedTime(&ms[r], t->start, t->stop)));
+    }
+    qsort(ms, (size_t)reps, sizeof(float), cmp_float);
+    return TCSPMM_SUCCESS;
+}

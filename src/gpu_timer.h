@@ -1,0 +1,39 @@
+/* gpu_timer.h: timing GPU work the one way the library (cuSPARSE algorithm
+ * tuning) and spmm_run --bench both use: CUDA events around each run on one
+ * stream, L2 evicted before every run by writing a buffer twice its size (a
+ * solver's products find A and B cold too), runs sorted for the median. */
+#ifndef TCSPMM_GPU_TIMER_H
+#define TCSPMM_GPU_TIMER_H
+
+#include "tcspmm.h"
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gpu_timer {
+    cudaEvent_t start, stop;
+    void *flush; /* written before every timed run */
+    size_t flush_bytes;
+    cudaStream_t stream;
+} gpu_timer;
+
+/* Events and the flush buffer (stream-ordered on stream) of the current device. */
+tcspmm_status gpu_timer_create(gpu_timer *t, void *stream);
+void gpu_timer_destroy(gpu_timer *t);
+
+typedef tcspmm_status (*gpu_timer_fn)(void *arg);
+
+/* Runs fn(arg) `warmup` times untimed, then `reps` times, each after the L2
+ * flush and between two events on the timer's stream; ms[0..reps) gets the
+ * times sorted ascending. Returns fn's first failure unchanged. */
+tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup, int reps,
+                            float *ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
