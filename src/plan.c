@@ -47,6 +47,13 @@ static tcspmm_status find_device(tcspmm_plan *plan)
     return TCSPMM_SUCCESS;
 }
 
+/* The HRPB kernel's arithmetic for a requested precision: FP32-accurate
+ * (3xTF32) for fp32, TF32 otherwise (bf16/fp16 are sparse24 precisions). */
+static tcspmm_precision hrpb_precision(tcspmm_precision want)
+{
+    return want == TCSPMM_PRECISION_FP32 ? TCSPMM_PRECISION_FP32 : TCSPMM_PRECISION_TF32;
+}
+
 /* Builds HRPB, its metrics and its virtual panels on the host. */
 static tcspmm_status build_hrpb(tcspmm_plan *plan)
 {
@@ -57,7 +64,9 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan)
 
     int blocks_per_sm = DEFAULT_BLOCKS_PER_SM;
     int64_t n_tile = DEFAULT_N_TILE;
-    if (plan->device >= 0) TCSPMM_TRY(hrpb_gpu_occupancy(opt->expected_n, &blocks_per_sm, &n_tile));
+    if (plan->device >= 0)
+        TCSPMM_TRY(hrpb_gpu_occupancy(opt->expected_n, opt->panel_rows, hrpb_precision(opt->precision),
+                                      &blocks_per_sm, &n_tile));
     if (opt->blocks_per_sm > 0) blocks_per_sm = opt->blocks_per_sm;
     int num_sms = plan->info.num_sms > 0 ? plan->info.num_sms : DEFAULT_NUM_SMS;
     if (opt->num_sms > 0) num_sms = opt->num_sms;
@@ -92,7 +101,7 @@ static int sparse24_fits(sp24_structure s, tcspmm_precision p)
 static tcspmm_precision effective_precision(tcspmm_path path, tcspmm_precision want)
 {
     if (path == TCSPMM_PATH_SPARSE24) return want;
-    if (path == TCSPMM_PATH_HRPB) return TCSPMM_PRECISION_TF32;
+    if (path == TCSPMM_PATH_HRPB) return hrpb_precision(want);
     return TCSPMM_PRECISION_FP32; /* cuSPARSE, and the CPU's float64 accumulation */
 }
 
@@ -111,9 +120,6 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s)
                            "plan: the sparse24 path needs a %s matrix for precision %s; this one is %s",
                            prec == TCSPMM_PRECISION_TF32 ? "1:2" : "2:4", tcspmm_precision_name(prec),
                            sparse24_structure_name(s));
-    if (want == TCSPMM_PATH_HRPB && prec == TCSPMM_PRECISION_FP32)
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "plan: precision fp32 on the hrpb path (3xTF32) is not implemented yet");
     int auto_on_gpu = want == TCSPMM_PATH_AUTO && plan->device >= 0;
     if (want == TCSPMM_PATH_HRPB || (want == TCSPMM_PATH_AUTO && !(auto_on_gpu && structured)))
         TCSPMM_TRY(build_hrpb(plan));
@@ -131,9 +137,6 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s)
         snprintf(why, len, "structure %s at precision %s: sparse tensor cores%s",
                  sparse24_structure_name(s), tcspmm_precision_name(prec),
                  prec == TCSPMM_PRECISION_TF32 ? "" : "; fp32 values and B are rounded to nearest");
-    } else if (prec == TCSPMM_PRECISION_FP32) {
-        info->path = TCSPMM_PATH_CUSPARSE;
-        snprintf(why, len, "precision fp32: cuSPARSE (the 3xTF32 kernel is not implemented yet)");
     } else {
         info->path = auto_path_choose(info, plan->opt.expected_n, why, len);
     }
@@ -147,7 +150,7 @@ static tcspmm_status upload(tcspmm_plan *plan)
     if (plan->info.path == TCSPMM_PATH_CUSPARSE)
         TCSPMM_TRY(cusparse_path_create(&plan->A, &plan->cusparse));
     if (plan->info.path == TCSPMM_PATH_HRPB)
-        TCSPMM_TRY(hrpb_gpu_upload(&plan->hrpb, &plan->split, &plan->hrpb_dev));
+        TCSPMM_TRY(hrpb_gpu_upload(&plan->hrpb, &plan->split, plan->info.precision, &plan->hrpb_dev));
     if (plan->info.path == TCSPMM_PATH_SPARSE24) {
         sp24 compressed;
         TCSPMM_TRY(sp24_compress(&plan->A, plan->opt.precision, plan->opt.host_threads, &compressed));

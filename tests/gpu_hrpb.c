@@ -58,7 +58,7 @@ static tcspmm_status device_matrix_make(const tcspmm_csr *A, int tm, int64_t n_t
     memset(m, 0, sizeof *m);
     TCSPMM_TRY(hrpb_build(A, tm, 0, &m->h));
     TCSPMM_TRY(wave_split_build(&m->h, n_tiles, num_sms, blocks_per_sm, &m->w));
-    return hrpb_gpu_upload(&m->h, &m->w, &m->g);
+    return hrpb_gpu_upload(&m->h, &m->w, TCSPMM_PRECISION_TF32, &m->g);
 }
 
 static void device_matrix_free(device_matrix *m)
@@ -414,7 +414,7 @@ static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, doub
     for (int ni = 0; ni < 3; ni++) {
         int64_t n = ns[ni], n_tile;
         int bps;
-        CHECK_OK(hrpb_gpu_occupancy(n, &bps, &n_tile));
+        CHECK_OK(hrpb_gpu_occupancy(n, 16, TCSPMM_PRECISION_TF32, &bps, &n_tile));
         device_matrix m;
         tcspmm_status st = device_matrix_make(A, 16, (n + n_tile - 1) / n_tile, sms, bps, &m);
         CHECK_OK(st);

@@ -1,3 +1,5 @@
 # hrpb_gpu.cmake: the HRPB TF32 kernel's device test (label gpu; skipped
 # without a GPU). `gpu_hrpb --time [files]` is its timing mode.
 tcspmm_add_test(gpu_hrpb SOURCES gpu_hrpb.c matgen.c LABELS gpu)
+# The FP32-accurate (3xTF32) mode against cuSPARSE's FP32 error (label gpu).
+tcspmm_add_test(gpu_fp32 SOURCES gpu_fp32.c matgen.c LABELS gpu)

@@ -13,13 +13,16 @@ extern "C" {
 
 typedef struct hrpb_gpu hrpb_gpu; /* device copies of the HRPB arrays */
 
-/* Thread blocks of the kernel that fit on one SM for this N (from
- * cudaOccupancyMaxActiveBlocksPerMultiprocessor), and the N columns one
- * thread block covers. Needs a GPU. */
-tcspmm_status hrpb_gpu_occupancy(int64_t n, int *blocks_per_sm, int64_t *n_tile);
+/* Thread blocks of the kernel that fit on one SM for this N, panel height
+ * and precision (from cudaOccupancyMaxActiveBlocksPerMultiprocessor), and
+ * the N columns one thread block covers. Needs a GPU. */
+tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_precision precision,
+                                 int *blocks_per_sm, int64_t *n_tile);
 
-/* Copies h and w to the device. */
-tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w, hrpb_gpu **out);
+/* Copies h and w to the device, for products in precision TF32 or FP32
+ * (3xTF32: each operand split into two TF32 parts, three MMAs per product). */
+tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w, tcspmm_precision precision,
+                              hrpb_gpu **out);
 
 /* C = alpha*A*B + beta*C with device pointers, enqueued on stream. */
 tcspmm_status hrpb_gpu_spmm(const hrpb_gpu *g, int64_t n, float alpha, const float *dB,

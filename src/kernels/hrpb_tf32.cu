@@ -23,6 +23,15 @@
  * MMAs, its packed bytes are copied with its B rows (block b + 2), and there
  * are no decoded buffers in shared memory.
  *
+ * FP32-accurate mode (SPLIT, 3xTF32): every A value and B element x is split
+ * as x = hi + lo with hi = tf32(x) and lo = tf32(x - hi) where it is decoded
+ * or loaded (A's split happens once per thread block, in the decode step, so
+ * HRPB keeps one float per non-zero and the kernel reads no more bytes), and
+ * each MMA becomes three, lo*hi + hi*lo + hi*hi (lo*lo is below FP32's
+ * rounding), into a zeroed fragment that is then added to the accumulators
+ * with FP32 adds: the tensor cores round their sums toward zero, and keeping
+ * their sums short keeps that error at the size of an FP32 dot product's.
+ *
  * Column order inside a warp's 32 columns: n8 tile s, MMA column q is the
  * warp's column 4q + s. So lane (g = lane/4, t = lane%4) reads its B
  * operands of all four tiles as one float4 (columns 4g..4g+3 of a B row),
@@ -101,6 +110,16 @@ __device__ __forceinline__ unsigned long long tf32_pair(float x0, float x1)
     return r;
 }
 
+/* What the TF32 pair hi leaves out of (x0, x1), rounded to TF32: x = hi + lo
+ * to about 2^-22 relative. hi's low 13 bits are cleared to read it as a float. */
+__device__ __forceinline__ unsigned long long tf32_rest_pair(float x0, float x1,
+                                                             unsigned long long hi)
+{
+    const float h0 = __uint_as_float((unsigned)hi & 0xffffe000u);
+    const float h1 = __uint_as_float((unsigned)(hi >> 32) & 0xffffe000u);
+    return tf32_pair(x0 - h0, x1 - h1);
+}
+
 /* d (16x8) += a (16x8, row) * b (8x8, col) in TF32, f32 accumulators. */
 __device__ __forceinline__ void mma_tf32_16x8x8(float d[4], uint4 a, unsigned long long b)
 {
@@ -124,36 +143,37 @@ struct hrpb_stages {
     alignas(16) unsigned char a[STAGES][A_BYTES]; /* packed blocks b+1 .. b+3 (1 warp: b .. b+2) */
 };
 
-/* One decoded block: frag[r][p][lane] = lane's m16n8k8 A fragment of brick
- * row r, brick columns 2p and 2p + 1 (TF32 bits); present[c] has bit r set
+/* One decoded block: frag[h][r][p][lane] = lane's m16n8k8 A fragment of
+ * brick row r, brick columns 2p and 2p + 1 (TF32 bits; h = 0: the values,
+ * h = 1 (SPLIT only): what TF32 left out of them); present[c] has bit r set
  * when brick (r, c) is stored. */
-template <int TM>
+template <int TM, bool SPLIT>
 struct hrpb_decoded {
-    uint4 frag[TM / 16][2][32];
+    uint4 frag[SPLIT ? 2 : 1][TM / 16][2][32];
     unsigned char present[4];
 };
 
 /* Shared memory of a thread block: the stages, then the decoded blocks b and
  * b + 1. One warp decodes in registers (nothing to share): no decoded blocks. */
-template <int TM, int WARPS>
+template <int TM, int WARPS, bool SPLIT>
 struct hrpb_smem : hrpb_stages<TM, WARPS> {
-    alignas(16) hrpb_decoded<TM> d[2];
+    alignas(16) hrpb_decoded<TM, SPLIT> d[2];
 };
-template <int TM>
-struct hrpb_smem<TM, 1> : hrpb_stages<TM, 1> {};
+template <int TM, bool SPLIT>
+struct hrpb_smem<TM, 1, SPLIT> : hrpb_stages<TM, 1> {};
 
 /* The minimum blocks per SM of __launch_bounds__: for TM = 16, as many as
  * the shared memory of an H100 holds (228 KB, 1 KB of it reserved per
  * block), so that registers do not limit occupancy below that. TM = 32
  * would spill under that cap and is left to the compiler. */
-template <int TM, int WARPS>
+template <int TM, int WARPS, bool SPLIT>
 constexpr int min_blocks_per_sm(void)
 {
-    return TM == 16 ? (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS>) + 1024) : 1;
+    return TM == 16 ? (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS, SPLIT>) + 1024) : 1;
 }
 
-template <int TM, int WARPS, bool VEC>
-__global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS>()))
+template <int TM, int WARPS, bool VEC, bool SPLIT>
+__global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS, SPLIT>()))
 hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__restrict__ vp_panel,
                  const uint8_t *__restrict__ vp_split, const int64_t *__restrict__ size_ptr,
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
@@ -161,7 +181,8 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                  int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si, int64_t c_sj,
                  bool c_vec)
 {
-    typedef hrpb_smem<TM, WARPS> smem_t;
+    typedef hrpb_smem<TM, WARPS, SPLIT> smem_t;
+    constexpr int H = SPLIT ? 2 : 1; /* TF32 parts of an operand */
     constexpr int NT = smem_t::NT, LDB = smem_t::LDB, CHUNKS = NT / 4;
     constexpr int A_CHUNKS = smem_t::A_BYTES / 16, BR = TM / 16;
     /* Brick columns a warp decodes. One warp decodes block it in registers
@@ -230,9 +251,10 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
             }
         };
         /* Brick columns c = warp + k * WARPS of the block in A stage s, each
-         * passed on as emit(k, f, present): f[r] = lane's A elements of brick
-         * (r, c) as a TF32 pair (zeros where no brick), present bit r set when
-         * brick (r, c) is stored. */
+         * passed on as emit(k, f, present): f[0][r] = lane's A elements of
+         * brick (r, c) as a TF32 pair (zeros where no brick), f[1][r] (SPLIT)
+         * what TF32 left out of them, present bit r set when brick (r, c) is
+         * stored. */
         auto decode = [&](int s, auto &&emit) {
             const unsigned char *a = sm.a[s];
             const int nbricks = a[4];
@@ -249,7 +271,7 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                 const int j0 = a[c], j1 = a[c + 1];
                 int value0 = __reduce_add_sync(0xffffffffu, lane < j0 ? count : 0);
                 float x[BR][2];
-                unsigned long long f[BR];
+                unsigned long long f[H][BR];
                 unsigned present = 0;
 #pragma unroll
                 for (int r = 0; r < BR; r++) x[r][0] = x[r][1] = 0.0f;
@@ -274,19 +296,24 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                     present |= 1u << r;
                 }
 #pragma unroll
-                for (int r = 0; r < BR; r++) f[r] = tf32_pair(x[r][0], x[r][1]);
+                for (int r = 0; r < BR; r++) {
+                    f[0][r] = tf32_pair(x[r][0], x[r][1]);
+                    if constexpr (SPLIT) f[H - 1][r] = tf32_rest_pair(x[r][0], x[r][1], f[0][r]);
+                }
                 emit(k, f, present);
             }
         };
         /* The block in A stage s decoded into shared buffer d (several warps). */
-        auto decode_to_smem = [&](int s, hrpb_decoded<TM> &d) {
-            decode(s, [&](int k, const unsigned long long (&f)[BR], unsigned present) {
+        auto decode_to_smem = [&](int s, hrpb_decoded<TM, SPLIT> &d) {
+            decode(s, [&](int k, const unsigned long long (&f)[H][BR], unsigned present) {
                 const int c = warp + k * WARPS;
 #pragma unroll
-                for (int r = 0; r < BR; r++) {
-                    unsigned *frag = &d.frag[r][c / 2][lane].x + 2 * (c % 2);
-                    *reinterpret_cast<unsigned long long *>(frag) = f[r];
-                }
+                for (int h = 0; h < H; h++)
+#pragma unroll
+                    for (int r = 0; r < BR; r++) {
+                        unsigned *frag = &d.frag[h][r][c / 2][lane].x + 2 * (c % 2);
+                        *reinterpret_cast<unsigned long long *>(frag) = f[h][r];
+                    }
                 if (lane == 0) d.present[c] = (unsigned char)present;
             });
         };
@@ -349,25 +376,27 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                 if (it + 1 < nblk) decode_to_smem(s1, sm.d[(it + 1) & 1]);
 
             if (warp_active) {
-                unsigned long long f[COLS][BR]; /* one warp: block it, decoded here */
+                unsigned long long f[COLS][H][BR]; /* one warp: block it, decoded here */
                 unsigned present; /* byte c: the brick rows stored in brick column c */
                 if constexpr (REG_DECODE) {
                     present = 0;
-                    decode(s0, [&](int k, const unsigned long long (&fk)[BR], unsigned p) {
+                    decode(s0, [&](int k, const unsigned long long (&fk)[H][BR], unsigned p) {
 #pragma unroll
-                        for (int r = 0; r < BR; r++) f[k][r] = fk[r];
+                        for (int h = 0; h < H; h++)
+#pragma unroll
+                            for (int r = 0; r < BR; r++) f[k][h][r] = fk[h][r];
                         present |= p << 8 * k;
                     });
                 } else
                     present = *reinterpret_cast<const unsigned *>(sm.d[it & 1].present);
-                /* Brick row r's A fragment of brick-column pair p. */
-                auto a_frag = [&](int r, int p) -> uint4 {
-                    if constexpr (REG_DECODE)
-                        return make_uint4((unsigned)f[2 * p][r], (unsigned)(f[2 * p][r] >> 32),
-                                          (unsigned)f[2 * p + 1][r],
-                                          (unsigned)(f[2 * p + 1][r] >> 32));
-                    else
-                        return sm.d[it & 1].frag[r][p][lane];
+                /* Part h of brick row r's A fragment of brick-column pair p. */
+                auto a_frag = [&](int h, int r, int p) -> uint4 {
+                    if constexpr (REG_DECODE) {
+                        const unsigned long long x0 = f[2 * p][h][r], x1 = f[2 * p + 1][h][r];
+                        return make_uint4((unsigned)x0, (unsigned)(x0 >> 32), (unsigned)x1,
+                                          (unsigned)(x1 >> 32));
+                    } else
+                        return sm.d[it & 1].frag[h][r][p][lane];
                 };
                 const float *brow = bfrag + s0 * (HRPB_TK * LDB);
 #pragma unroll
@@ -376,14 +405,32 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                     if ((pair & 0xffffu) == 0) continue;
                     const float4 v0 = *reinterpret_cast<const float4 *>(brow + 8 * p * LDB);
                     const float4 v1 = *reinterpret_cast<const float4 *>(brow + (8 * p + 4) * LDB);
-                    const unsigned long long b[4] = {tf32_pair(v0.x, v1.x), tf32_pair(v0.y, v1.y),
-                                                     tf32_pair(v0.z, v1.z), tf32_pair(v0.w, v1.w)};
+                    const float x0[4] = {v0.x, v0.y, v0.z, v0.w}, x1[4] = {v1.x, v1.y, v1.z, v1.w};
+                    unsigned long long b[H][4];
+#pragma unroll
+                    for (int s = 0; s < 4; s++) {
+                        b[0][s] = tf32_pair(x0[s], x1[s]);
+                        if constexpr (SPLIT) b[H - 1][s] = tf32_rest_pair(x0[s], x1[s], b[0][s]);
+                    }
 #pragma unroll
                     for (int r = 0; r < BR; r++) {
                         if (BR > 1 && (pair & (0x101u << r)) == 0) continue;
-                        const uint4 a = a_frag(r, p);
+                        const uint4 a = a_frag(0, r, p);
+                        if constexpr (SPLIT) {
+                            const uint4 a_lo = a_frag(H - 1, r, p);
 #pragma unroll
-                        for (int s = 0; s < 4; s++) mma_tf32_16x8x8(acc[r][s], a, b[s]);
+                            for (int s = 0; s < 4; s++) {
+                                float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                                mma_tf32_16x8x8(d, a_lo, b[0][s]);
+                                mma_tf32_16x8x8(d, a, b[H - 1][s]);
+                                mma_tf32_16x8x8(d, a, b[0][s]);
+#pragma unroll
+                                for (int e = 0; e < 4; e++) acc[r][s][e] += d[e];
+                            }
+                        } else {
+#pragma unroll
+                            for (int s = 0; s < 4; s++) mma_tf32_16x8x8(acc[r][s], a, b[0][s]);
+                        }
                     }
                 }
             }
@@ -451,32 +498,48 @@ static int warps_for(int64_t n)
     return n <= 32 ? 1 : n <= 64 ? 2 : MAX_WARPS;
 }
 
-template <int TM>
-static hrpb_kernel_fn kernel_for_tm(int warps, bool vec)
+template <int TM, int WARPS, bool SPLIT>
+static hrpb_kernel_fn kernel_for_warps(bool vec)
 {
-    switch (warps) {
-    case 1: return vec ? hrpb_tf32_kernel<TM, 1, true> : hrpb_tf32_kernel<TM, 1, false>;
-    case 2: return vec ? hrpb_tf32_kernel<TM, 2, true> : hrpb_tf32_kernel<TM, 2, false>;
-    default: return vec ? hrpb_tf32_kernel<TM, 4, true> : hrpb_tf32_kernel<TM, 4, false>;
-    }
+    return vec ? hrpb_tf32_kernel<TM, WARPS, true, SPLIT> : hrpb_tf32_kernel<TM, WARPS, false, SPLIT>;
 }
 
-static hrpb_kernel_fn kernel_for(int tm, int warps, bool vec)
+template <int TM, bool SPLIT>
+static hrpb_kernel_fn kernel_for_split(int warps, bool vec)
 {
-    return tm == 32 ? kernel_for_tm<32>(warps, vec) : kernel_for_tm<16>(warps, vec);
+    return warps == 1   ? kernel_for_warps<TM, 1, SPLIT>(vec)
+           : warps == 2 ? kernel_for_warps<TM, 2, SPLIT>(vec)
+                        : kernel_for_warps<TM, MAX_WARPS, SPLIT>(vec);
 }
 
-extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int *blocks_per_sm, int64_t *n_tile)
+/* The kernel for panel height tm, warps per block, vector B loads, and
+ * split (3xTF32) arithmetic. */
+static hrpb_kernel_fn kernel_for(int tm, int warps, bool vec, bool split)
 {
-    if (n < 1 || !blocks_per_sm || !n_tile)
+    if (tm == 32) return split ? kernel_for_split<32, true>(warps, vec) : kernel_for_split<32, false>(warps, vec);
+    return split ? kernel_for_split<16, true>(warps, vec) : kernel_for_split<16, false>(warps, vec);
+}
+
+/* Whether a precision runs split (3xTF32); -1 if the kernel does not do it. */
+static int split_for(tcspmm_precision precision)
+{
+    return precision == TCSPMM_PRECISION_FP32 ? 1 : precision == TCSPMM_PRECISION_TF32 ? 0 : -1;
+}
+
+extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_precision precision,
+                                            int *blocks_per_sm, int64_t *n_tile)
+{
+    const int split = split_for(precision);
+    if (n < 1 || (panel_rows != 16 && panel_rows != 32) || split < 0 || !blocks_per_sm || !n_tile)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "hrpb_gpu_occupancy: n = %lld (needs >= 1) or a null output",
-                           (long long)n);
+                           "hrpb_gpu_occupancy: n = %lld (needs >= 1), panel_rows %d (16 or 32), "
+                           "precision %s (tf32 or fp32), or a null output",
+                           (long long)n, panel_rows, tcspmm_precision_name(precision));
     const int warps = warps_for(n);
     int blocks = 0;
-    /* The default panel height, TM = 16, and a row-major B. */
+    /* A row-major B. */
     TCSPMM_TRY(TCSPMM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, kernel_for(16, warps, true), 32 * warps, 0)));
+        &blocks, kernel_for(panel_rows, warps, true, split), 32 * warps, 0)));
     *blocks_per_sm = blocks;
     *n_tile = 32 * warps;
     return TCSPMM_SUCCESS;
@@ -502,11 +565,16 @@ static tcspmm_status upload_array(void **dst, const void *src, size_t bytes)
     return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
 }
 
-extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w, hrpb_gpu **out)
+extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
+                                         tcspmm_precision precision, hrpb_gpu **out)
 {
     if (!h || !w || !out)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_upload: null argument");
     *out = NULL;
+    if (split_for(precision) < 0)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "hrpb_gpu_upload: precision %s (the HRPB kernel runs tf32 or fp32)",
+                           tcspmm_precision_name(precision));
     if (h->panel_rows != 16 && h->panel_rows != 32)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "hrpb_gpu_upload: panel_rows %d (16 or 32)", h->panel_rows);
@@ -529,6 +597,7 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w, hrp
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_upload: out of memory");
     }
     g->panel_rows = h->panel_rows;
+    g->split = split_for(precision);
     g->rows = h->rows;
     g->cols = h->cols;
     g->num_vpanels = nv;
@@ -577,7 +646,7 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     const bool c_vec = c_sj == 1 && c_si % 4 == 0 && (uintptr_t)C % 16 == 0;
     const int64_t n_tiles = (n + 32 * warps - 1) / (32 * warps);
     dim3 grid((unsigned)g->num_vpanels, (unsigned)(n_tiles < 65535 ? n_tiles : 65535));
-    kernel_for(g->panel_rows, warps, vec)<<<grid, 32 * warps, 0, stream>>>(
+    kernel_for(g->panel_rows, warps, vec, g->split)<<<grid, 32 * warps, 0, stream>>>(
         g->vp_block_ptr, g->vp_panel, g->vp_split, g->size_ptr, g->active_cols, g->packed,
         g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C, c_si, c_sj, c_vec);
     return TCSPMM_CUDA(cudaGetLastError());
