@@ -2,24 +2,25 @@
 # tools/device_run.sh: everything one call on the GPU machine does, run from
 # the repository root: build, the GPU tests, compute-sanitizer on small cases,
 # and a benchmark sweep over the inputs given (matrix folders, files, gen:
-# specs). All logs are bundled into $OUT/device-run.tgz (the device returns
-# few files); a summary is printed last.
+# specs), once per --sweep NAME=ARGS (ARGS: more spmm_run arguments; default
+# one sweep, sweep=--path auto). All logs are bundled into
+# $OUT/device-run.tgz (the device returns few files); a summary is printed last.
 #   tools/device_run.sh [--no-tests] [--sanitize] [--n 32,128,512] [--reps R]
-#                       [--path P] [--name NAME] [SWEEP_INPUT...]
+#                       [--sweep NAME=ARGS]... [SWEEP_INPUT...]
+# e.g. --sweep tf32='--path hrpb' --sweep fp32='--path hrpb --precision fp32'
 # COMMIT=<hash> in the environment labels the results where the tree has no .git.
 set -uo pipefail
 OUT=${OUT:-/tmp/tcspmm-out}
 logs=/tmp/tcspmm-logs
 rm -rf $logs && mkdir -p $logs "$OUT"
-tests=1; sanitize=0; ns=32,128,512; reps=50; path=auto; name=sweep
+tests=1; sanitize=0; ns=32,128,512; reps=50; sweeps=()
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0; shift ;;
     --sanitize) sanitize=1; shift ;;
     --n) ns=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
-    --path) path=$2; shift 2 ;;
-    --name) name=$2; shift 2 ;;
+    --sweep) sweeps+=("$2"); shift 2 ;;
     *) break ;;
   esac
 done
@@ -41,7 +42,7 @@ if [ $tests = 1 ]; then
 fi
 
 if [ $sanitize = 1 ]; then
-  for t in "gpu_hrpb --quick" "gpu_sparse24 --small"; do
+  for t in "gpu_hrpb --quick" "gpu_fp32 --quick" "gpu_sparse24 --small"; do
     for tool in memcheck racecheck; do
       log=$logs/sanitize-${t%% *}-$tool.log
       compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/$t >$log 2>&1
@@ -50,10 +51,14 @@ if [ $sanitize = 1 ]; then
   done
 fi
 
+[ ${#sweeps[@]} -eq 0 ] && sweeps=("sweep=--path auto")
 if [ $# -gt 0 ]; then
-  python3 tools/sweep.py run --spmm-run $build/spmm_run --out $logs/$name --n "$ns" --reps "$reps" \
-    --extra="--path $path" "$@" >$logs/$name.log 2>&1
-  tail -3 $logs/$name.log
-  python3 tools/sweep.py report --csv $logs/$name/sweep.csv --out $logs/$name >>$logs/$name.log 2>&1
-  grep -E "^\|" $logs/$name/summary.md | head -30
+  for sweep in "${sweeps[@]}"; do
+    name=${sweep%%=*}; extra=${sweep#*=}
+    python3 tools/sweep.py run --spmm-run $build/spmm_run --out $logs/$name --n "$ns" --reps "$reps" \
+      --extra="$extra" "$@" >$logs/$name.log 2>&1
+    echo "== $name ($extra): $(tail -1 $logs/$name.log)"
+    python3 tools/sweep.py report --csv $logs/$name/sweep.csv --out $logs/$name >>$logs/$name.log 2>&1
+    grep -E "^\|" $logs/$name/summary.md | head -30
+  done
 fi
