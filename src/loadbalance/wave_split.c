@@ -4,11 +4,12 @@
  * each panel's blocks into parts of floor-divided, about equal sizes.
  *
  * The panel count cancels out of the partition ratio:
- *   partition_ratio(p) = blocks(p) * resident / (total blocks * n_tiles),
- * with resident = SMs * blocks per SM, and num_waves > 1 iff
- * panels * n_tiles > resident. Both are decided in exact integer arithmetic
- * (128-bit products), so ratios of exactly 1 (the paper's example) never
- * split by rounding. */
+ *   partition_ratio(p) = blocks(p) * resident / (total blocks * n_tiles)
+ * with resident = SMs * blocks per SM, when num_waves > 1 (panels * n_tiles
+ * > resident); with one wave or less num_waves counts as 1 and
+ *   partition_ratio(p) = blocks(p) * panels / total blocks.
+ * Both are decided in exact integer arithmetic (128-bit products), so ratios
+ * of exactly 1 (the paper's example) never split by rounding. */
 #include "wave_split.h"
 
 #include <stdlib.h>
@@ -38,11 +39,14 @@ tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms, int 
     __extension__ typedef unsigned __int128 u128;
     const int64_t np = h->num_panels, nb = h->num_blocks;
     const int64_t resident = (int64_t)num_sms * blocks_per_sm;
-    const int may_split = nb > 0 && (u128)np * (u128)n_tiles > (u128)resident;
+    const int several_waves = (u128)np * (u128)n_tiles > (u128)resident;
     out->waves = (double)np * (double)n_tiles / (double)resident;
+    /* partition_ratio(p) = blocks(p) * ratio_num / ratio_den */
+    const u128 ratio_num = several_waves ? (u128)resident : (u128)np;
+    const u128 ratio_den = several_waves ? (u128)nb * (u128)n_tiles : (u128)nb;
 
-    /* parts[p]: ceil(partition_ratio) when that is >= 2 and waves > 1 (at
-     * most one part per block), else 1; then its prefix sum. */
+    /* parts[p]: ceil(partition_ratio) when that is >= 2 (at most one part per
+     * block), else 1; then its prefix sum. */
     int64_t *parts = malloc(((size_t)np + 1) * sizeof(int64_t));
     if (!parts)
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
@@ -52,9 +56,9 @@ tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms, int 
 #pragma omp parallel for schedule(static) reduction(+ : split)
     for (int64_t p = 0; p < np; p++) {
         int64_t blocks = h->block_ptr[p + 1] - h->block_ptr[p], k = 1;
-        if (may_split) {
-            u128 num = (u128)blocks * (u128)resident, den = (u128)nb * (u128)n_tiles;
-            u128 want = (num + den - 1) / den; /* ceil(partition_ratio) */
+        if (nb > 0) {
+            u128 num = (u128)blocks * ratio_num;
+            u128 want = (num + ratio_den - 1) / ratio_den; /* ceil(partition_ratio) */
             if (want >= 2) k = want < (u128)blocks ? (int64_t)want : blocks;
         }
         parts[p + 1] = k;

@@ -4,9 +4,12 @@
  *   num_loads(p)       = blocks(p) / mean blocks per panel
  *   num_waves          = thread blocks / (SMs * resident blocks per SM),
  *                        thread blocks = panels * ceil(expected_n / N tile)
- *   partition_ratio(p) = num_loads(p) / num_waves
+ *   partition_ratio(p) = num_loads(p) / max(num_waves, 1)
  * A panel is split into ceil(partition_ratio) virtual panels of about equal
- * block counts when that is 2 or more and num_waves > 1. Every panel, empty
+ * block counts when that is 2 or more. With one wave or less (a GPU that the
+ * panels do not fill) every panel heavier than the mean is cut to about the
+ * mean: otherwise one heavy panel, walked by one thread block, sets the time
+ * of the whole launch while most SMs idle. Every panel, empty
  * ones too, has at least one virtual panel (the kernel writes its rows of C).
  * Virtual panels keep panel order, and the parts of a split panel are
  * consecutive, so neighbouring panels run together (B reuse in L2). */
