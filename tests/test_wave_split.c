@@ -2,8 +2,9 @@
  * in exactly one virtual panel, in order; every panel (empty ones too) with
  * at least one virtual panel, its parts consecutive and of about equal block
  * counts; a very heavy panel cut into about partition_ratio parts, with
- * num_waves taken as 1 when there is one wave or less; equal panels not
- * split; the paper's example (ratio exactly 1) not split. */
+ * num_waves taken as 1 when there is one wave or less; with one wave or
+ * less, panels under 4x the mean not split; the paper's example (ratio
+ * exactly 1) not split. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,19 +156,26 @@ static void test_paper_example(void)
     free(blocks);
 }
 
-/* Equal panels on a GPU they do not fill (0.1 waves): nothing to even out,
- * no split. */
-static void test_equal_panels(void)
+/* A GPU the panels do not fill (0.1 waves), 100 blocks in 40 panels (mean
+ * 2.5): one of 9 (3.6x the mean) stays whole; one of 10 (4x) and one of 25
+ * (10x) are cut into ceil(blocks / mean) = 4 and 10 parts. */
+static void test_underfilled(void)
 {
     int64_t blocks[40];
-    for (int p = 0; p < 40; p++) blocks[p] = 3;
+    for (int p = 0; p < 40; p++) blocks[p] = p == 3 ? 9 : p == 5 ? 10 : p == 30 ? 25 : p % 2 ? 1 : 2;
     hrpb h;
     build_blocks(40, blocks, &h);
+    CHECK(h.num_blocks == 100);
     wave_split w;
     int64_t parts = 0;
     CHECK_OK(wave_split_build(&h, 1, 100, 4, &w));
-    CHECK(w.waves == 0.1 && w.num_vpanels == 40 && w.split_panels == 0);
-    check_structure(&h, &w, 0, &parts);
+    CHECK(w.waves == 0.1 && w.split_panels == 2 && w.num_vpanels == 40 + 3 + 9);
+    check_structure(&h, &w, 3, &parts);
+    CHECK(parts == 1);
+    check_structure(&h, &w, 5, &parts);
+    CHECK(parts == 4);
+    check_structure(&h, &w, 30, &parts);
+    CHECK(parts == 10);
     wave_split_free(&w);
     hrpb_free(&h);
 }
@@ -215,7 +223,7 @@ int main(void)
 {
     test_heavy_panel();
     test_paper_example();
-    test_equal_panels();
+    test_underfilled();
     test_empty();
     return tests_finish();
 }

@@ -7,7 +7,8 @@
  *   partition_ratio(p) = blocks(p) * resident / (total blocks * n_tiles)
  * with resident = SMs * blocks per SM, when num_waves > 1 (panels * n_tiles
  * > resident); with one wave or less num_waves counts as 1 and
- *   partition_ratio(p) = blocks(p) * panels / total blocks.
+ *   partition_ratio(p) = blocks(p) * panels / total blocks = num_loads(p),
+ * and only panels with num_loads >= UNDERFILLED_MIN_LOADS are split.
  * Both are decided in exact integer arithmetic (128-bit products), so ratios
  * of exactly 1 (the paper's example) never split by rounding. */
 #include "wave_split.h"
@@ -16,6 +17,14 @@
 #include <string.h>
 
 #include "../error.h"
+
+/* With one wave or less, a split costs more than it saves unless the panel
+ * is this many times the mean: measured on the H100 over the 44 shared
+ * SuiteSparse matrices (bench/NOTES.md, "Load balancing with one wave or
+ * less"), splitting every panel above the mean made matrices whose heaviest
+ * panel is under 3x the mean 1.2x to 3.4x slower, and those at 3.5x or more
+ * 1.1x to 33x faster. */
+enum { UNDERFILLED_MIN_LOADS = 4 };
 
 void wave_split_free(wave_split *w)
 {
@@ -45,8 +54,9 @@ tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms, int 
     const u128 ratio_num = several_waves ? (u128)resident : (u128)np;
     const u128 ratio_den = several_waves ? (u128)nb * (u128)n_tiles : (u128)nb;
 
-    /* parts[p]: ceil(partition_ratio) when that is >= 2 (at most one part per
-     * block), else 1; then its prefix sum. */
+    /* parts[p]: ceil(partition_ratio) when that is >= 2 (with one wave or
+     * less: when num_loads >= UNDERFILLED_MIN_LOADS), at most one part per
+     * block, else 1; then its prefix sum. */
     int64_t *parts = malloc(((size_t)np + 1) * sizeof(int64_t));
     if (!parts)
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
@@ -59,7 +69,8 @@ tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms, int 
         if (nb > 0) {
             u128 num = (u128)blocks * ratio_num;
             u128 want = (num + ratio_den - 1) / ratio_den; /* ceil(partition_ratio) */
-            if (want >= 2) k = want < (u128)blocks ? (int64_t)want : blocks;
+            int heavy = several_waves || num >= UNDERFILLED_MIN_LOADS * ratio_den;
+            if (heavy && want >= 2) k = want < (u128)blocks ? (int64_t)want : blocks;
         }
         parts[p + 1] = k;
         split += k > 1;
