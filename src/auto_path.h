@@ -5,7 +5,9 @@
 
 #include "tcspmm.h"
 
-/* Returns the path and writes a one-line reason. */
-tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, char *reason, size_t len);
+/* Returns the path for products of about n columns in precision (tf32, or
+ * fp32 for FP32-accurate products) and writes a one-line reason. */
+tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precision precision,
+                             char *reason, size_t len);
 
 #endif

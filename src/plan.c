@@ -138,7 +138,7 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s)
                  sparse24_structure_name(s), tcspmm_precision_name(prec),
                  prec == TCSPMM_PRECISION_TF32 ? "" : "; fp32 values and B are rounded to nearest");
     } else {
-        info->path = auto_path_choose(info, plan->opt.expected_n, why, len);
+        info->path = auto_path_choose(info, plan->opt.expected_n, hrpb_precision(prec), why, len);
     }
     info->precision = effective_precision(info->path, prec);
     return TCSPMM_SUCCESS;

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""calibrate_auto.py: derive the auto path's rule from a sweep run with
---path hrpb (tools/sweep.py, which times the HRPB kernel and the best
-cuSPARSE algorithm in the same process).
+"""calibrate_auto.py: derive the auto path's rule (src/auto_path.c) from
+sweeps run with --path hrpb (tools/sweep.py, which times the HRPB kernel and
+the best cuSPARSE algorithm in the same process).
 
-The rule has one number per N bucket: take HRPB when the plan's alpha (mean
-non-zeros per active brick column / 16) is at least a_min(N). a_min is the
-smallest alpha such that every timed matrix at or above it ran HRPB at least
+The rule, per precision (the CSV's precision column: tf32 or fp32) and N:
+take HRPB when
+  alpha >= dense_alpha and waves >= dense_waves, or
+  alpha >= fill_alpha and waves >= 3.5 and median blocks per panel <= 10.
+For each (precision, N) this tries every alpha of the sweep (and infinity)
+for dense_alpha and fill_alpha, and 0, 0.6, 1 for dense_waves, and keeps the
+thresholds with the best geomean speedup over all matrices (a matrix left on
+cuSPARSE counts as 1x) such that every matrix sent to HRPB ran at least
 `--margin` times faster than cuSPARSE (default 1.05, so that timing noise
-cannot put the auto path under 0.95x). Prints the table for src/auto_path.c
-and, per bucket, what the rule would choose.
+cannot put the auto path under 0.95x). Ties go to the rule that sends fewer
+matrices to HRPB. Prints the thresholds and what the rule chooses.
 
 usage: calibrate_auto.py SWEEP.csv [SWEEP.csv ...] [--margin 1.05]
 """
@@ -16,28 +21,46 @@ import argparse
 import csv
 import math
 
+FILL_WAVES, FILL_BLOCKS_PER_PANEL = 3.5, 10
+DENSE_WAVES = (0.0, 0.6, 1.0)
+
 
 def load(paths):
-    rows = []
+    """(precision, n) -> [(alpha, waves, median blocks per panel, speedup, file)]"""
+    points = {}
     for path in paths:
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
                 try:
-                    speedup, alpha, n = float(r["speedup"]), float(r["alpha"]), int(r["n"])
+                    key = (r["precision"], int(r["n"]))
+                    p = (float(r["alpha"]), float(r["waves"]), float(r["blocks_per_panel_median"]),
+                         float(r["speedup"]), r.get("file", "").split("/")[-1])
                 except (KeyError, ValueError):
                     continue
-                if r.get("path") == "hrpb" and math.isfinite(speedup) and r.get("check_pass") in ("1", "true"):
-                    rows.append((n, alpha, speedup, r.get("file", "")))
-    return rows
+                if r.get("path") == "hrpb" and math.isfinite(p[3]) and r.get("check_pass") in ("1", "true"):
+                    points.setdefault(key, []).append(p)
+    return points
 
 
-def threshold(points, margin):
-    """Smallest alpha a such that all points with alpha >= a have speedup >= margin."""
-    best = math.inf
-    for alpha, speedup, _ in sorted(points, reverse=True):
-        if speedup < margin:
-            break
-        best = alpha
+def chosen(points, dense_alpha, dense_waves, fill_alpha):
+    return [p for p in points
+            if (p[0] >= dense_alpha and p[1] >= dense_waves)
+            or (p[0] >= fill_alpha and p[1] >= FILL_WAVES and p[2] <= FILL_BLOCKS_PER_PANEL)]
+
+
+def calibrate(points, margin):
+    alphas = sorted({p[0] for p in points}) + [math.inf]
+    best = None
+    for dense_alpha in alphas:
+        for dense_waves in DENSE_WAVES:
+            for fill_alpha in alphas:
+                picked = chosen(points, dense_alpha, dense_waves, fill_alpha)
+                if any(p[3] < margin for p in picked):
+                    continue
+                geomean = math.exp(sum(math.log(p[3]) for p in picked) / len(points))
+                key = (round(geomean, 9), -len(picked))
+                if best is None or key > best[0]:
+                    best = (key, (dense_alpha, dense_waves, fill_alpha), picked)
     return best
 
 
@@ -46,18 +69,13 @@ def main():
     ap.add_argument("csv", nargs="+")
     ap.add_argument("--margin", type=float, default=1.05)
     args = ap.parse_args()
-    rows = load(args.csv)
-    for n in sorted({r[0] for r in rows}):
-        points = [(a, s, f) for (m, a, s, f) in rows if m == n]
-        a_min = threshold(points, args.margin)
-        chosen = [(a, s, f) for (a, s, f) in points if a >= a_min]
-        gm = math.exp(sum(math.log(s) for _, s, _ in chosen) / len(chosen)) if chosen else float("nan")
-        print(f"N={n}: a_min={a_min:.4f}  HRPB on {len(chosen)}/{len(points)} matrices, "
-              f"their geomean speedup {gm:.2f}x, slowest {min((s for _, s, _ in chosen), default=float('nan')):.2f}x")
-        lost = sorted((s, a, f) for (a, s, f) in points if a < a_min and s >= args.margin)
-        if lost:
-            print(f"  faster on HRPB but below a_min (kept on cuSPARSE): "
-                  + ", ".join(f"{f.split('/')[-1]} ({s:.2f}x, alpha {a:.3f})" for s, a, f in lost))
+    for (precision, n), points in sorted(load(args.csv).items()):
+        (geomean, _), (dense_alpha, dense_waves, fill_alpha), picked = calibrate(points, args.margin)
+        print(f"{precision} N={n}: dense_alpha={dense_alpha:.4f} dense_waves={dense_waves} "
+              f"fill_alpha={fill_alpha:.4f}: HRPB on {len(picked)}/{len(points)} matrices, "
+              f"geomean over all {geomean:.3f}x, slowest chosen "
+              f"{min((p[3] for p in picked), default=float('nan')):.2f}x")
+        print("  HRPB: " + ", ".join(f"{p[4]} ({p[3]:.2f}x)" for p in sorted(picked, key=lambda p: -p[3])))
 
 
 if __name__ == "__main__":
