@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { TUNED_SLOTS = 16, TUNING_RUNS = 5 };
+enum { TUNED_SLOTS = 16, TUNING_RUNS = 7 };
 
 /* What CSR_ALG3's preprocessing is tied to. */
 typedef struct call_shape {
@@ -211,18 +211,35 @@ static tcspmm_status run_tuning_call(void *arg)
                               c->stream);
 }
 
-/* Median milliseconds of c->alg over TUNING_RUNS cold-L2 runs after one
- * untimed run, or -1 when cuSPARSE does not offer it for this call. */
-static tcspmm_status time_alg(gpu_timer *t, tuning_call *c, float *ms)
+/* ms[i]: the median milliseconds of cusparse_path_algs[i] over TUNING_RUNS
+ * cold-L2 runs, or -1 when cuSPARSE does not offer it for this call. The
+ * algorithms take turns, one run each per round after one untimed round, so
+ * a GPU clock still ramping up from idle weighs on all of them alike (timed
+ * one after the other, the first one timed lost to a slower one). */
+static tcspmm_status time_algs(gpu_timer *t, tuning_call *c, float ms[CUSPARSE_PATH_NUM_ALGS])
 {
-    float runs[TUNING_RUNS];
-    tcspmm_status st = gpu_timer_run(t, run_tuning_call, c, 1, TUNING_RUNS, runs);
-    *ms = st ? -1.0f : runs[TUNING_RUNS / 2];
-    if (st == TCSPMM_ERROR_UNSUPPORTED) { /* not offered here: not a failure of the call */
-        tcspmm_clear_error();
-        return TCSPMM_SUCCESS;
+    float runs[CUSPARSE_PATH_NUM_ALGS][TUNING_RUNS];
+    int offered[CUSPARSE_PATH_NUM_ALGS];
+    for (int round = -1; round < TUNING_RUNS; round++)
+        for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
+            if (round >= 0 && !offered[i]) continue;
+            c->alg = cusparse_path_algs[i];
+            tcspmm_status st = round < 0 ? run_tuning_call(c)
+                                         : gpu_timer_run(t, run_tuning_call, c, 0, 1, &runs[i][round]);
+            if (round < 0) offered[i] = st != TCSPMM_ERROR_UNSUPPORTED;
+            if (st == TCSPMM_ERROR_UNSUPPORTED) { /* not offered here: not a failure of the call */
+                tcspmm_clear_error();
+                continue;
+            }
+            TCSPMM_TRY(st);
+        }
+    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
+        ms[i] = -1.0f;
+        if (!offered[i]) continue;
+        gpu_timer_sort(runs[i], TUNING_RUNS);
+        ms[i] = runs[i][TUNING_RUNS / 2];
     }
-    return st;
+    return TCSPMM_SUCCESS;
 }
 
 /* Times every algorithm for (n, layout) into a free slot of p->tuned. */
@@ -235,16 +252,15 @@ static tcspmm_status tune(cusparse_path *p, int64_t n, const float *dB, int64_t 
     TCSPMM_TRY(gpu_timer_create(&t, stream));
     tcspmm_status st = TCSPMM_CUDA(cudaMallocAsync((void **)&c.C, (size_t)(p->rows * n + 1) * sizeof(float),
                                                    (cudaStream_t)stream));
-    float best = -1.0f, best_fallback = -1.0f;
+    float best = -1.0f, best_fallback = -1.0f, ms[CUSPARSE_PATH_NUM_ALGS];
     int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
+    if (!st) st = time_algs(&t, &c, ms);
     for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
-        float ms = -1.0f;
-        c.alg = cusparse_path_algs[i];
-        st = time_alg(&t, &c, &ms);
-        if (st || ms < 0.0f) continue;
-        if (best < 0.0f || ms < best) best = ms, best_alg = c.alg;
-        if (c.alg != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms < best_fallback))
-            best_fallback = ms, fallback = c.alg;
+        const int alg = cusparse_path_algs[i];
+        if (ms[i] < 0.0f) continue;
+        if (best < 0.0f || ms[i] < best) best = ms[i], best_alg = alg;
+        if (alg != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms[i] < best_fallback))
+            best_fallback = ms[i], fallback = alg;
     }
     if (c.C) cudaFreeAsync(c.C, (cudaStream_t)stream);
     gpu_timer_destroy(&t);

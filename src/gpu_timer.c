@@ -48,6 +48,11 @@ tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup
         TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(t->stop)));
         TCSPMM_TRY(TCSPMM_CUDA(cudaEventElapsedTime(&ms[r], t->start, t->stop)));
     }
-    qsort(ms, (size_t)reps, sizeof(float), cmp_float);
+    gpu_timer_sort(ms, reps);
     return TCSPMM_SUCCESS;
+}
+
+void gpu_timer_sort(float *ms, int n)
+{
+    qsort(ms, (size_t)n, sizeof(float), cmp_float);
 }

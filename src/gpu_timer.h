@@ -32,6 +32,9 @@ typedef tcspmm_status (*gpu_timer_fn)(void *arg);
 tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup, int reps,
                             float *ms);
 
+/* Sorts n times ascending (ms[n / 2] is then the median). */
+void gpu_timer_sort(float *ms, int n);
+
 #ifdef __cplusplus
 }
 #endif

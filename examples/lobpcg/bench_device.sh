@@ -5,7 +5,8 @@
 # on two real symmetric matrices of the shared set (largest eigenpairs),
 # with k = 16 and 64 and A*X on --path hrpb --precision fp32, --path hrpb
 # --precision tf32 and --path cusparse. Writes to $OUT: lobpcg.csv,
-# lobpcg.md (the table), runs.log (every run's output), build.log.
+# lobpcg.md (the table, from bench_table.py), runs.log (every run's output),
+# build.log. COMMIT=<hash> labels the tables where the tree has no .git.
 # Run from the repository root with the matrices carried in .devdata/lobpcg/:
 #   run carry [".devdata/lobpcg"]: bash examples/lobpcg/bench_device.sh
 # (copy them first: cp /work/shared/data/suitesparse/{a2nnsnsl,worms20_10NN}.mtx.gz .devdata/lobpcg/)
@@ -36,8 +37,7 @@ matrices=(
 configs=("hrpb fp32" "hrpb tf32" "cusparse tf32")
 device=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 
-csv="$OUT/lobpcg.csv"
-echo "matrix,rows,nnz,end,k,path,precision,plan_path,plan_precision,status,iterations,converged,stop_reason,max_residual,wall_s,read_s,plan_s,solve_s,spmm_s,rest_s,spmm_calls" >"$csv"
+commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 : >"$OUT/runs.log"
 for entry in "${matrices[@]}"; do
     read -r name file end maxit16 maxit64 <<<"$entry"
@@ -56,42 +56,15 @@ for entry in "${matrices[@]}"; do
                 echo "skipped: the script's 7 minutes are spent" >$log
                 status=skipped
             fi
-            t1=$(date +%s.%N)
-            { echo "=== $name k=$k --path $path --precision $precision --maxit $maxit $flag: exit $status"
-              cat $log; } >>"$OUT/runs.log"
+            wall=$(python3 -c "print(f'{$(date +%s.%N) - $t0:.3f}')")
             # status: 0 converged, 1 not converged, 2 error, 124 timeout, skipped
-            awk -v name="$name" -v end="$end" -v k="$k" -v path="$path" -v prec="$precision" \
-                -v status="$status" -v wall="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" '
-                /^# lobpcg: / { rows = $(NF - 6); nnz = $(NF - 3) }
-                /^eigenvalue / { if (found == "" || $5 + 0 > res) res = $5 + 0; found = 1 }
-                /^[a-z_]+ [^ ]+$/ { v[$1] = $2 }
-                END {
-                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s\n",
-                        name, rows, nnz, end, k, path, prec, v["plan_path"], v["plan_precision"],
-                        status == "0" ? "ok" : status == "1" ? "not_converged" :
-                        status == "124" ? "timeout" : status == "skipped" ? "skipped" : "error",
-                        v["iterations"], v["converged"], v["stop_reason"],
-                        found ? sprintf("%.3e", res) : "", wall, v["time_read_s"],
-                        v["time_plan_s"], v["time_solve_s"], v["time_spmm_s"], v["time_rest_s"],
-                        v["spmm_calls"]
-                }' $log >>"$csv"
-            tail -1 "$csv"
+            { echo "=== $name k=$k --path $path --precision $precision --maxit $maxit $flag: exit $status wall $wall"
+              cat $log; } >>"$OUT/runs.log"
+            echo "$name k=$k $path $precision: exit $status, $wall s"
         done
     done
 done
 
-{
-    echo "# LOBPCG on tcspmm: $device, $(date -u +%Y-%m-%d)"
-    echo
-    echo "Relative residual ||A x - lambda x|| / (normA ||x||), normA = max_i sum_j |a_ij|; tol 1e-6;"
-    echo "guard columns max(4, k/4). Times in seconds: wall = the whole command (read, plan, solve);"
-    echo "SpMM = inside tcspmm_spmm (synchronized); rest = solve - SpMM (dense work, casts, copies)."
-    echo
-    echo "| matrix | rows | end | k | A*X | plan | status | iters | max residual | wall | solve | SpMM | rest |"
-    echo "|---|---:|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|"
-    tail -n +2 "$csv" | awk -F, '{
-        printf "| %s | %s | %s | %s | %s %s | %s %s | %s | %s | %s | %s | %s | %s | %s |\n",
-            $1, $2, $4, $5, $6, $7, $8, $9, ($10 == "ok" ? "converged" : $10 == "not_converged" ? $13 : $10),
-            $11, $14, $15, $18, $19, $20 }'
-} >"$OUT/lobpcg.md"
+python3 examples/lobpcg/bench_table.py "$OUT/runs.log" --csv "$OUT/lobpcg.csv" --md "$OUT/lobpcg.md" \
+    --device "$device" --date "$(date -u +%Y-%m-%d)" --commit "$commit"
 cat "$OUT/lobpcg.md"
