@@ -79,7 +79,7 @@ typedef enum tcspmm_layout {
 typedef enum tcspmm_path {
     TCSPMM_PATH_AUTO = 0,     /* chosen per matrix at plan time */
     TCSPMM_PATH_CUSPARSE = 1, /* cusparseSpMM on CSR */
-    TCSPMM_PATH_HRPB = 2,     /* the TF32 tensor-core kernel on HRPB */
+    TCSPMM_PATH_HRPB = 2,     /* the tensor-core kernel on HRPB (TF32, or 3xTF32 for FP32) */
     TCSPMM_PATH_SPARSE24 = 3, /* mma.sp on 2:4 / 1:2 structured matrices */
     TCSPMM_PATH_CPU = 4       /* OpenMP on the host (tcspmm_spmm_host only) */
 } tcspmm_path;

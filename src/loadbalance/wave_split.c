@@ -21,9 +21,9 @@
 /* With one wave or less, a split costs more than it saves unless the panel
  * is this many times the mean: measured on the H100 over the 44 shared
  * SuiteSparse matrices (bench/NOTES.md, "Load balancing with one wave or
- * less"), splitting every panel above the mean made matrices whose heaviest
- * panel is under 3x the mean 1.2x to 3.4x slower, and those at 3.5x or more
- * 1.1x to 33x faster. */
+ * less"), splitting every panel above the mean made most matrices whose
+ * heaviest panel is under 3x the mean up to 3.4x slower, and every one at
+ * 4x or more 1.1x to 33x faster. */
 enum { UNDERFILLED_MIN_LOADS = 4 };
 
 void wave_split_free(wave_split *w)
