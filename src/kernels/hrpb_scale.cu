@@ -2,9 +2,10 @@
  * split panel add their partial sums into C atomically, so beta must be
  * applied to those rows once, before the SpMM kernel, on the same stream.
  *
- * Each thread block owns one split panel (TM rows clipped at the matrix
- * edge, all n columns); its threads stride over those elements with the
- * contiguous index of C fastest. */
+ * Each thread block owns one split panel (TM <= 32 rows clipped at the
+ * matrix edge, all n columns). Row-major C: the threads stride along each
+ * row in turn. Column-major C: lane l of each warp owns row l, and warps
+ * stride over the columns. No index division. */
 #include <cuda_runtime.h>
 
 #include "../error.h"
@@ -17,16 +18,21 @@ hrpb_scale_panels_kernel(const int64_t *__restrict__ panels, int panel_rows, int
                          int64_t n, float beta, float *__restrict__ C, int64_t c_si,
                          int64_t c_sj)
 {
-    int64_t row0 = panels[blockIdx.x] * panel_rows;
-    int64_t height = rows - row0 < panel_rows ? rows - row0 : panel_rows;
-    int64_t count = height * n;
-    int row_fastest = c_si == 1; /* column-major C: the rows are contiguous */
-    for (int64_t e = threadIdx.x; e < count; e += SCALE_THREADS) {
-        int64_t i = row_fastest ? e % height : e / n;
-        int64_t j = row_fastest ? e / height : e % n;
-        float *c = C + (row0 + i) * c_si + j * c_sj;
-        *c = beta == 0.0f ? 0.0f : beta * *c;
+    const int64_t row0 = panels[blockIdx.x] * panel_rows;
+    const int height = (int)(rows - row0 < panel_rows ? rows - row0 : panel_rows);
+    if (c_sj == 1) { /* row-major */
+        for (int i = 0; i < height; i++) {
+            float *c = C + (row0 + i) * c_si;
+            for (int64_t j = threadIdx.x; j < n; j += SCALE_THREADS)
+                c[j] = beta == 0.0f ? 0.0f : beta * c[j];
+        }
+        return;
     }
+    const int lane = threadIdx.x % 32;
+    if (lane >= height) return;
+    float *c = C + (row0 + lane) * c_si;
+    for (int64_t j = threadIdx.x / 32; j < n; j += SCALE_THREADS / 32)
+        c[j * c_sj] = beta == 0.0f ? 0.0f : beta * c[j * c_sj];
 }
 
 extern "C" tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t count,

@@ -36,7 +36,8 @@
  * warp's column 4q + s. So lane (g = lane/4, t = lane%4) reads its B
  * operands of all four tiles as one float4 (columns 4g..4g+3 of a B row),
  * and holds columns 8t..8t+7 of rows g and g + 8 of C (tile s: columns
- * 8t + s and 8t + 4 + s): two float4 stores per row.
+ * 8t + s and 8t + 4 + s): two float4 stores per row (two float4 atomic
+ * adds on sm_90 for the parts of a split panel).
  *
  * Copies: thread t copies B chunk (4 floats) t % (8*WARPS) of rows
  * 4*(t / (8*WARPS)) + i, i = 0..3 (their 4 active columns are one int4);
@@ -55,6 +56,14 @@
 #include "hrpb_gpu_internal.h"
 
 enum { STAGES = 3, MAX_WARPS = 4 };
+
+/* Split panels add their partial sums atomically: sm_90 has 16-byte float4
+ * atomics on global memory (two per row of a lane's 8 columns instead of 8). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define VEC_ATOMICS 1
+#else
+#define VEC_ATOMICS 0
+#endif
 
 /* ------------------------------------------------------------------ */
 /* PTX wrappers */
@@ -455,10 +464,17 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                     x[4 + s] = alpha * acc[r][s][2 * h + 1];
                 }
                 float *c = C + i * c_si + jc * c_sj;
-                if (c_vec && !split && jc + 8 <= n) { /* row-major, 16-byte aligned */
+                if (c_vec && jc + 8 <= n && (!split || VEC_ATOMICS)) { /* row-major, 16-byte aligned */
                     float4 *c4 = reinterpret_cast<float4 *>(c);
                     float4 lo = make_float4(x[0], x[1], x[2], x[3]);
                     float4 hi = make_float4(x[4], x[5], x[6], x[7]);
+#if VEC_ATOMICS
+                    if (split) { /* beta was applied by the pre-pass */
+                        atomicAdd(c4, lo);
+                        atomicAdd(c4 + 1, hi);
+                        continue;
+                    }
+#endif
                     if (beta != 0.0f) {
                         const float4 o = c4[0], p = c4[1];
                         lo = make_float4(lo.x + beta * o.x, lo.y + beta * o.y, lo.z + beta * o.z,
