@@ -27,10 +27,11 @@
  * as x = hi + lo with hi = tf32(x) and lo = tf32(x - hi) where it is decoded
  * or loaded (A's split happens once per thread block, in the decode step, so
  * HRPB keeps one float per non-zero and the kernel reads no more bytes), and
- * each MMA becomes three, lo*hi + hi*lo + hi*hi (lo*lo is below FP32's
- * rounding), into a zeroed fragment that is then added to the accumulators
- * with FP32 adds: the tensor cores round their sums toward zero, and keeping
- * their sums short keeps that error at the size of an FP32 dot product's.
+ * each MMA becomes three, lo*hi + hi*lo + hi*hi (lo*lo, about one FP32
+ * rounding of the product, is dropped), into a zeroed fragment that is then
+ * added to the accumulators with FP32 adds: the tensor cores round their sums
+ * toward zero, and keeping their sums short keeps that error at the size of
+ * an FP32 dot product's.
  *
  * Column order inside a warp's 32 columns: n8 tile s, MMA column q is the
  * warp's column 4q + s. So lane (g = lane/4, t = lane%4) reads its B
