@@ -31,12 +31,6 @@ int dense_on_gpu(void) { return 0; }
 
 int dense_create(tcspmm_plan *plan, int64_t n, int spmm_cols, int max_cols, dense **out)
 {
-    tcspmm_info info;
-    if (tcspmm_plan_info(plan, &info) != TCSPMM_SUCCESS)
-        return lobpcg_fail("tcspmm_plan_info: %s", tcspmm_last_error());
-    if (info.path != TCSPMM_PATH_CPU)
-        return lobpcg_fail("the CPU backend needs a plan on the cpu path (this one is on %s)",
-                           tcspmm_path_name(info.path));
     dense *d = calloc(1, sizeof *d);
     if (!d) return lobpcg_fail("dense_create: out of host memory");
     d->plan = plan;

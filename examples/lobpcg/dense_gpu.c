@@ -98,12 +98,6 @@ static int create_parts(dense *d)
 
 int dense_create(tcspmm_plan *plan, int64_t n, int spmm_cols, int max_cols, dense **out)
 {
-    tcspmm_info info;
-    if (tcspmm_plan_info(plan, &info) != TCSPMM_SUCCESS)
-        return lobpcg_fail("tcspmm_plan_info: %s", tcspmm_last_error());
-    if (info.path == TCSPMM_PATH_CPU)
-        return lobpcg_fail("the GPU backend needs a GPU, and the plan runs on the cpu path (%s)",
-                           info.path_reason);
     if (n > INT_MAX)
         return lobpcg_fail("the GPU backend handles at most %d rows (cuBLAS int sizes); this "
                            "matrix has %lld",

@@ -213,6 +213,12 @@ int main(int argc, char **argv)
     int failed = prepare(&a, &plan, &n, &norm_a, &read_s, &plan_s);
     if (!failed && tcspmm_plan_info(plan, &info) != TCSPMM_SUCCESS)
         failed = lobpcg_fail("tcspmm_plan_info: %s", tcspmm_last_error());
+    /* The blocks live where the backend keeps them: the plan must run there. */
+    if (!failed && (info.path == TCSPMM_PATH_CPU) != !dense_on_gpu())
+        failed = lobpcg_fail("the %s backend needs a plan on %s; this one is on the %s path (%s)",
+                             dense_on_gpu() ? "GPU" : "CPU",
+                             dense_on_gpu() ? "a GPU path" : "the cpu path",
+                             tcspmm_path_name(info.path), info.path_reason);
     if (!failed) {
         printf("# backend %s, plan path %s (%s), precision %s\n", dense_on_gpu() ? "gpu" : "cpu",
                tcspmm_path_name(info.path), info.path_reason,

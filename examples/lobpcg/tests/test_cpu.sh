@@ -4,7 +4,8 @@
 # against it with -DLOBPCG_GPU=OFF, then checks the eigenvalues of 2D and 3D
 # Laplacians (analytic), of data/ted_B and data/de2010 (scipy's eigsh,
 # committed in reference_eigsh.txt) and the errors on bad input. Where nvcc,
-# cuBLAS and cuSOLVER are found it also builds (does not run) the GPU backend.
+# cuBLAS and cuSOLVER are found it also builds the GPU backend and, where
+# there is no GPU, checks that it refuses to run.
 # usage: test_cpu.sh BUILD_DIR SOURCE_DIR SPMM_GEN SANITIZE(ON|OFF) CUDA_ARCHITECTURES
 build=$1; src=$2; gen=$3; sanitize=$4; archs=$5
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -63,6 +64,11 @@ if [ "$sanitize" = ON ]; then
 elif build_example "$src" "$tmp/prefix" "$tmp/gpu-probe" -DCMAKE_CUDA_ARCHITECTURES="$archs" &&
      grep -q '^LOBPCG_GPU:BOOL=ON' "$tmp/gpu-probe/CMakeCache.txt"; then
     ok "build (GPU backend)"
+    # Without a GPU the library plans on the cpu path, which the GPU backend refuses.
+    if ! nvidia-smi -L >/dev/null 2>&1; then
+        expect gpu_backend_no_gpu 2 '^lobpcg: the GPU backend needs a plan on a GPU path; this one is on the cpu path' -- \
+            "$tmp/gpu-probe/lobpcg" "$tmp/l2d.mtx" --k 2
+    fi
 elif grep -q '^LOBPCG_GPU:BOOL=OFF' "$tmp/gpu-probe/CMakeCache.txt" 2>/dev/null; then
     echo "skip build (GPU backend): nvcc, cuBLAS or cuSOLVER not found"
 else
