@@ -162,7 +162,8 @@ typedef struct tcspmm_info {
     int64_t blocks_per_panel_min, blocks_per_panel_median, blocks_per_panel_max;
     int64_t virtual_panels, split_panels;
     double waves;
-    double preprocess_ms, upload_ms;
+    double preprocess_ms;       /* HRPB build (on the GPU when there is one), metrics, splitting */
+    double upload_ms;           /* copies to the device (the CSR before a GPU build included) */
 } tcspmm_info;
 
 tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);

@@ -1,5 +1,6 @@
 /* cusparse_path.c: the cuSPARSE path: A uploaded once as a device CSR
- * (32-bit indices when nnz fits, else 64-bit), cusparseSpMM per call, one
+ * (32-bit indices when nnz fits, else 64-bit; the plan's device copy taken
+ * over when it has one), cusparseSpMM per call, one
  * workspace kept and grown across calls, CSR_ALG3's preprocessing redone
  * only when the call's shape or buffers change (it is tied to them), and the
  * fastest algorithm measured once per (N, layout). CSR_ALG3 runs on a
@@ -64,34 +65,49 @@ const char *cusparse_path_alg_name(int alg)
 }
 
 
-static tcspmm_status upload_indices(const tcspmm_csr *A, cusparse_path *p, int idx64)
+/* *dst = a device copy of bytes bytes of src. */
+static tcspmm_status upload(void **dst, const void *src, size_t bytes)
 {
-    size_t rp_bytes = ((size_t)A->rows + 1) * (idx64 ? 8 : 4);
-    size_t ci_bytes = (size_t)A->nnz * (idx64 ? 8 : 4);
-    void *rp = malloc(rp_bytes), *ci = malloc(ci_bytes ? ci_bytes : 1);
-    if (!rp || !ci) {
-        free(rp);
-        free(ci);
-        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "cusparse_path: out of host memory");
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(dst, bytes ? bytes : 4)));
+    return bytes ? TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice))
+                 : TCSPMM_SUCCESS;
+}
+
+/* A's indices widened (idx64) or narrowed to the index type, uploaded. */
+static tcspmm_status upload_converted(void **dst, const void *src64, const void *src32,
+                                      int64_t count, int idx64)
+{
+    size_t bytes = (size_t)count * (idx64 ? 8 : 4);
+    void *tmp = malloc(bytes ? bytes : 1);
+    if (!tmp) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "cusparse_path: out of host memory");
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < count; i++) {
+        if (idx64) ((int64_t *)tmp)[i] = src64 ? ((const int64_t *)src64)[i] : ((const int32_t *)src32)[i];
+        else ((int32_t *)tmp)[i] = (int32_t)((const int64_t *)src64)[i];
     }
-    for (int64_t i = 0; i <= A->rows; i++) {
-        if (idx64) ((int64_t *)rp)[i] = A->row_ptr[i];
-        else ((int32_t *)rp)[i] = (int32_t)A->row_ptr[i];
-    }
-    for (int64_t k = 0; k < A->nnz; k++) {
-        if (idx64) ((int64_t *)ci)[k] = A->col_idx[k];
-        else ((int32_t *)ci)[k] = A->col_idx[k];
-    }
-    tcspmm_status st = TCSPMM_CUDA(cudaMalloc(&p->row_ptr, rp_bytes));
-    if (!st) st = TCSPMM_CUDA(cudaMalloc(&p->col_idx, ci_bytes ? ci_bytes : 4));
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(p->row_ptr, rp, rp_bytes, cudaMemcpyHostToDevice));
-    if (!st && ci_bytes) st = TCSPMM_CUDA(cudaMemcpy(p->col_idx, ci, ci_bytes, cudaMemcpyHostToDevice));
-    free(rp);
-    free(ci);
+    tcspmm_status st = upload(dst, tmp, bytes);
+    free(tmp);
     return st;
 }
 
-tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out)
+/* The device arrays: row_ptr in the index type; col_idx and values taken
+ * over from dA when given (32-bit indices), else uploaded. */
+static tcspmm_status device_arrays(const tcspmm_csr *A, csr_gpu *dA, cusparse_path *p, int idx64)
+{
+    TCSPMM_TRY(upload_converted(&p->row_ptr, A->row_ptr, NULL, A->rows + 1, idx64));
+    if (idx64) TCSPMM_TRY(upload_converted(&p->col_idx, NULL, A->col_idx, A->nnz, 1));
+    if (dA && !idx64 && dA->col_idx && dA->values) {
+        p->col_idx = dA->col_idx;
+        p->values = dA->values;
+        dA->col_idx = NULL;
+        dA->values = NULL;
+        return TCSPMM_SUCCESS;
+    }
+    if (!idx64) TCSPMM_TRY(upload(&p->col_idx, A->col_idx, (size_t)A->nnz * sizeof(int32_t)));
+    return upload((void **)&p->values, A->values, (size_t)A->nnz * sizeof(float));
+}
+
+tcspmm_status cusparse_path_create(const tcspmm_csr *A, csr_gpu *dA, cusparse_path **out)
 {
     *out = NULL;
     cusparse_path *p = calloc(1, sizeof *p);
@@ -101,12 +117,7 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out)
     p->nnz = A->nnz;
     int idx64 = A->nnz > INT32_MAX;
     cusparseIndexType_t it = idx64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
-    size_t val_bytes = (size_t)(A->nnz ? A->nnz : 1) * sizeof(float);
-    tcspmm_status st = upload_indices(A, p, idx64);
-    if (!st) st = TCSPMM_CUDA(cudaMalloc((void **)&p->values, val_bytes));
-    if (!st && A->nnz)
-        st = TCSPMM_CUDA(cudaMemcpy(p->values, A->values, (size_t)A->nnz * sizeof(float),
-                                    cudaMemcpyHostToDevice));
+    tcspmm_status st = device_arrays(A, dA, p, idx64);
     if (!st) st = TCSPMM_CUSPARSE(cusparseCreate(&p->handle));
     if (!st)
         st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A, A->rows, A->cols, A->nnz, p->row_ptr,

@@ -4,6 +4,7 @@
 #define TCSPMM_CUSPARSE_PATH_H
 
 #include "tcspmm.h"
+#include "csr_gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,7 +25,10 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *d
                                      const float *dC, int64_t ldc, tcspmm_layout layout,
                                      void *stream, int *alg);
 
-tcspmm_status cusparse_path_create(const tcspmm_csr *A, cusparse_path **out);
+/* The path for A. dA, when not NULL, is A already on the device: its
+ * col_idx and values are taken over (set to NULL in dA) instead of uploaded
+ * again when nnz fits 32-bit indices. */
+tcspmm_status cusparse_path_create(const tcspmm_csr *A, csr_gpu *dA, cusparse_path **out);
 
 /* C = alpha*A*B + beta*C with algorithm alg. TCSPMM_ERROR_UNSUPPORTED
  * (message set) when cuSPARSE does not offer alg for this layout. */

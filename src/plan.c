@@ -1,6 +1,8 @@
-/* plan.c: tcspmm_plan_create and friends: validate and copy A, find the GPU,
- * build HRPB and its virtual panels when a tensor-core path may run, choose
- * the path, and upload what that path needs, once. */
+/* plan.c: tcspmm_plan_create and friends: find the GPU, validate A (its
+ * entries on the GPU when there is one, after uploading it) and copy it,
+ * build HRPB (on the GPU when there is one) and its virtual panels when a
+ * tensor-core path may run, choose the path, and upload what that path
+ * needs, once. */
 #include "plan.h"
 
 #include "auto_path.h"
@@ -54,13 +56,32 @@ static tcspmm_precision hrpb_precision(tcspmm_precision want)
     return want == TCSPMM_PRECISION_FP32 ? TCSPMM_PRECISION_FP32 : TCSPMM_PRECISION_TF32;
 }
 
-/* Builds HRPB, its metrics and its virtual panels on the host. */
-static tcspmm_status build_hrpb(tcspmm_plan *plan)
+/* HRPB on the device from dA, or on the host when the device has no room
+ * for the build's temporaries. */
+static tcspmm_status build_hrpb_gpu(tcspmm_plan *plan, const csr_gpu *dA, hrpb_counts *counts)
+{
+    tcspmm_status st = hrpb_gpu_build(dA, plan->opt.panel_rows, &plan->hrpb, counts,
+                                      &plan->hrpb_dev);
+    if (st != TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) return st;
+    tcspmm_clear_error();
+    TCSPMM_TRY(hrpb_build(&plan->A, plan->opt.panel_rows, plan->opt.host_threads, &plan->hrpb));
+    hrpb_count(&plan->hrpb, counts);
+    return TCSPMM_SUCCESS;
+}
+
+/* Builds HRPB, its metrics and its virtual panels. */
+static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
 {
     const tcspmm_options *opt = &plan->opt;
     double t0 = now_ms();
-    TCSPMM_TRY(hrpb_build(&plan->A, opt->panel_rows, opt->host_threads, &plan->hrpb));
-    hrpb_metrics(&plan->hrpb, &plan->info);
+    hrpb_counts counts;
+    if (dA->row_ptr) {
+        TCSPMM_TRY(build_hrpb_gpu(plan, dA, &counts));
+    } else {
+        TCSPMM_TRY(hrpb_build(&plan->A, opt->panel_rows, opt->host_threads, &plan->hrpb));
+        hrpb_count(&plan->hrpb, &counts);
+    }
+    hrpb_metrics_counted(&plan->hrpb, &counts, &plan->info);
 
     int blocks_per_sm = DEFAULT_BLOCKS_PER_SM;
     int64_t n_tile = DEFAULT_N_TILE;
@@ -107,7 +128,7 @@ static tcspmm_precision effective_precision(tcspmm_path path, tcspmm_precision w
 
 /* Chooses the path from the request, the GPU, the structure and (for auto)
  * the HRPB metrics, building HRPB where the choice or --info needs it. */
-static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s)
+static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_gpu *dA)
 {
     tcspmm_path want = plan->opt.path;
     tcspmm_precision prec = plan->opt.precision;
@@ -122,7 +143,7 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s)
                            sparse24_structure_name(s));
     int auto_on_gpu = want == TCSPMM_PATH_AUTO && plan->device >= 0;
     if (want == TCSPMM_PATH_HRPB || (want == TCSPMM_PATH_AUTO && !(auto_on_gpu && structured)))
-        TCSPMM_TRY(build_hrpb(plan));
+        TCSPMM_TRY(build_hrpb(plan, dA));
 
     if (want == TCSPMM_PATH_CPU) {
         info->path = TCSPMM_PATH_CPU;
@@ -144,13 +165,19 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s)
     return TCSPMM_SUCCESS;
 }
 
-static tcspmm_status upload(tcspmm_plan *plan)
+static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
 {
     double t0 = now_ms();
     if (plan->info.path == TCSPMM_PATH_CUSPARSE)
-        TCSPMM_TRY(cusparse_path_create(&plan->A, &plan->cusparse));
-    if (plan->info.path == TCSPMM_PATH_HRPB)
+        TCSPMM_TRY(cusparse_path_create(&plan->A, dA->row_ptr ? dA : NULL, &plan->cusparse));
+    if (plan->info.path == TCSPMM_PATH_HRPB && plan->hrpb_dev)
+        TCSPMM_TRY(hrpb_gpu_set_split(plan->hrpb_dev, &plan->split, plan->info.precision));
+    else if (plan->info.path == TCSPMM_PATH_HRPB)
         TCSPMM_TRY(hrpb_gpu_upload(&plan->hrpb, &plan->split, plan->info.precision, &plan->hrpb_dev));
+    if (plan->info.path != TCSPMM_PATH_HRPB) { /* built on the device for the choice only */
+        hrpb_gpu_free(plan->hrpb_dev);
+        plan->hrpb_dev = NULL;
+    }
     if (plan->info.path == TCSPMM_PATH_SPARSE24) {
         sp24 compressed;
         TCSPMM_TRY(sp24_compress(&plan->A, plan->opt.precision, plan->opt.host_threads, &compressed));
@@ -159,23 +186,52 @@ static tcspmm_status upload(tcspmm_plan *plan)
         TCSPMM_TRY(st);
     }
     if (plan->device >= 0) TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceSynchronize()));
-    plan->info.upload_ms = now_ms() - t0;
+    plan->info.upload_ms += now_ms() - t0;
     return TCSPMM_SUCCESS;
 }
 
-static tcspmm_status plan_fill(tcspmm_plan *plan, const tcspmm_csr *A)
+/* Whether the plan checks A and builds HRPB from a device copy of it: a
+ * GPU, a GPU path possible, and sizes the device build's int32 entry
+ * indices hold. */
+static int uses_device_csr(const tcspmm_plan *plan, const tcspmm_csr *A)
 {
-    TCSPMM_TRY(csr_copy(A, &plan->A));
+    return plan->device >= 0 && plan->opt.path != TCSPMM_PATH_CPU && A->rows < INT32_MAX &&
+           A->nnz < INT32_MAX;
+}
+
+/* Checks A's entries and finds its structure: on the device, from a copy
+ * uploaded into *dA, when the plan uses one (the host then reads the
+ * entries once, to copy them); else on the host. */
+static tcspmm_status check_entries(tcspmm_plan *plan, const tcspmm_csr *A, csr_gpu *dA,
+                                   sp24_structure *s)
+{
+    if (!uses_device_csr(plan, A)) {
+        TCSPMM_TRY(tcspmm_csr_validate(A));
+        *s = sparse24_detect(A);
+        return TCSPMM_SUCCESS;
+    }
+    double t0 = now_ms();
+    TCSPMM_TRY(csr_gpu_upload(A, dA));
+    plan->info.upload_ms += now_ms() - t0;
+    int64_t bad_row;
+    TCSPMM_TRY(csr_gpu_check(dA, &bad_row, s));
+    return bad_row < 0 ? TCSPMM_SUCCESS : csr_fail_bad_row(bad_row);
+}
+
+static tcspmm_status plan_fill(tcspmm_plan *plan, const tcspmm_csr *A, csr_gpu *dA)
+{
     tcspmm_info *info = &plan->info;
     info->rows = A->rows;
     info->cols = A->cols;
     info->nnz = A->nnz;
     info->synergy = "";
     TCSPMM_TRY(find_device(plan));
-    sp24_structure s = sparse24_detect(&plan->A);
+    sp24_structure s;
+    TCSPMM_TRY(check_entries(plan, A, dA, &s));
+    TCSPMM_TRY(csr_copy(A, &plan->A));
     info->structure = sparse24_structure_name(s);
-    TCSPMM_TRY(choose_path(plan, s));
-    TCSPMM_TRY(upload(plan));
+    TCSPMM_TRY(choose_path(plan, s, dA));
+    TCSPMM_TRY(upload(plan, dA));
     return TCSPMM_SUCCESS;
 }
 
@@ -199,13 +255,15 @@ tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
     if (!A || !out)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_create: A or plan is NULL");
     *out = NULL;
-    TCSPMM_TRY(tcspmm_csr_validate(A));
+    TCSPMM_TRY(csr_validate_row_ptr(A)); /* the entries are checked in plan_fill */
     tcspmm_plan *plan = calloc(1, sizeof *plan);
     if (!plan) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "tcspmm_plan_create: out of memory");
     if (opt) plan->opt = *opt;
     else tcspmm_options_init(&plan->opt);
     tcspmm_status st = options_check(&plan->opt);
-    if (!st) st = plan_fill(plan, A);
+    csr_gpu dA = {0};
+    if (!st) st = plan_fill(plan, A, &dA);
+    csr_gpu_free(&dA);
     if (st) {
         plan_free(plan);
         return st;

@@ -11,3 +11,5 @@ set_tests_properties(test_spmm_run PROPERTIES LABELS cpu)
 add_test(NAME test_install
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_install PROPERTIES LABELS cpu)
+# The entry checks and structure detection a plan runs on the device.
+tcspmm_add_test(gpu_csr_check SOURCES gpu_csr_check.c matgen.c sparse24_gen.c LABELS gpu)

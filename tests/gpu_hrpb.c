@@ -437,7 +437,7 @@ static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, doub
         float ms_cus = -1.0f;
         int best_alg = -1;
         cusparse_path *cp = NULL;
-        CHECK_OK(cusparse_path_create(A, &cp));
+        CHECK_OK(cusparse_path_create(A, NULL, &cp));
         c.cusparse = cp;
         c.layout = TCSPMM_LAYOUT_ROW_MAJOR;
         c.ldb = c.ldc = n;

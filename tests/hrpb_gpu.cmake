@@ -3,3 +3,6 @@
 tcspmm_add_test(gpu_hrpb SOURCES gpu_hrpb.c matgen.c LABELS gpu)
 # The FP32-accurate (3xTF32) mode against cuSPARSE's FP32 error (label gpu).
 tcspmm_add_test(gpu_fp32 SOURCES gpu_fp32.c matgen.c LABELS gpu)
+# The device HRPB builder against the host one, byte for byte (label gpu);
+# `gpu_hrpb_build FILE...` also times both builds.
+tcspmm_add_test(gpu_hrpb_build SOURCES gpu_hrpb_build.c matgen.c LABELS gpu)

@@ -86,7 +86,7 @@ static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A,
 {
     TCSPMM_TRY(time_call(t, c, reps, &out->time_ms, &out->time_spread));
     cusparse_path *sp = NULL;
-    TCSPMM_TRY(cusparse_path_create(A, &sp));
+    TCSPMM_TRY(cusparse_path_create(A, NULL, &sp));
     call cc = *c;
     cc.cusparse = sp;
     out->cusparse_ms = 1e30;

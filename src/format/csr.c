@@ -24,8 +24,8 @@ tcspmm_status csr_alloc(int64_t rows, int64_t cols, int64_t nnz, tcspmm_csr *out
     out->cols = cols;
     out->nnz = nnz;
     out->row_ptr = calloc((size_t)rows + 1, sizeof(int64_t));
-    out->col_idx = malloc((size_t)(nnz ? nnz : 1) * sizeof(int32_t));
-    out->values = malloc((size_t)(nnz ? nnz : 1) * sizeof(float));
+    out->col_idx = large_alloc((size_t)(nnz ? nnz : 1) * sizeof(int32_t));
+    out->values = large_alloc((size_t)(nnz ? nnz : 1) * sizeof(float));
     if (!out->row_ptr || !out->col_idx || !out->values) {
         tcspmm_csr_free(out);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
@@ -66,9 +66,16 @@ void tcspmm_csr_free(tcspmm_csr *A)
     memset(A, 0, sizeof *A);
 }
 
-tcspmm_status tcspmm_csr_validate(const tcspmm_csr *A)
+tcspmm_status csr_fail_bad_row(int64_t row)
 {
-    tcspmm_clear_error();
+    return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
+                       "csr: row %lld has a bad row_ptr, a column index out of range or "
+                       "unsorted, or a NaN/Inf value",
+                       (long long)row);
+}
+
+tcspmm_status csr_validate_row_ptr(const tcspmm_csr *A)
+{
     if (!A) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "csr_validate: A is NULL");
     if (A->rows < 0 || A->cols < 0 || A->nnz < 0)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX, "csr: negative size");
@@ -81,21 +88,29 @@ tcspmm_status tcspmm_csr_validate(const tcspmm_csr *A)
                            "csr: row_ptr[0]=%lld and row_ptr[rows]=%lld; expected 0 and nnz=%lld",
                            (long long)A->row_ptr[0], (long long)A->row_ptr[A->rows],
                            (long long)A->nnz);
-    int64_t bad_row = INT64_MAX; /* the first failing row */
+    int64_t bad_row = INT64_MAX;
 #pragma omp parallel for schedule(static) reduction(min : bad_row)
     for (int64_t i = 0; i < A->rows; i++) {
         int64_t b = A->row_ptr[i], e = A->row_ptr[i + 1];
-        int ok = b <= e && b >= 0 && e <= A->nnz;
+        if (!(b <= e && b >= 0 && e <= A->nnz) && i < bad_row) bad_row = i;
+    }
+    return bad_row == INT64_MAX ? TCSPMM_SUCCESS : csr_fail_bad_row(bad_row);
+}
+
+tcspmm_status tcspmm_csr_validate(const tcspmm_csr *A)
+{
+    tcspmm_clear_error();
+    TCSPMM_TRY(csr_validate_row_ptr(A));
+    int64_t bad_row = INT64_MAX; /* the first row with a bad entry */
+#pragma omp parallel for schedule(static) reduction(min : bad_row)
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t b = A->row_ptr[i], e = A->row_ptr[i + 1];
+        int ok = 1;
         for (int64_t k = b; ok && k < e; k++) {
             ok = A->col_idx[k] >= 0 && A->col_idx[k] < A->cols && isfinite(A->values[k]) &&
                  (k == b || A->col_idx[k - 1] < A->col_idx[k]);
         }
         if (!ok && i < bad_row) bad_row = i;
     }
-    if (bad_row != INT64_MAX)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
-                           "csr: row %lld has a bad row_ptr, a column index out of range or "
-                           "unsorted, or a NaN/Inf value",
-                           (long long)bad_row);
-    return TCSPMM_SUCCESS;
+    return bad_row == INT64_MAX ? TCSPMM_SUCCESS : csr_fail_bad_row(bad_row);
 }

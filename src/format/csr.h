@@ -15,6 +15,17 @@ tcspmm_status csr_alloc(int64_t rows, int64_t cols, int64_t nnz, tcspmm_csr *out
 /* Deep copy. */
 tcspmm_status csr_copy(const tcspmm_csr *A, tcspmm_csr *out);
 
+/* The checks of tcspmm_csr_validate that read only the sizes and row_ptr;
+ * csr_gpu_check does the entries' on the device. */
+tcspmm_status csr_validate_row_ptr(const tcspmm_csr *A);
+
+/* The error tcspmm_csr_validate gives for the first bad row. */
+tcspmm_status csr_fail_bad_row(int64_t row);
+
+/* malloc for arrays of megabytes, backed by huge pages where the system
+ * allows (large_alloc.c); free() releases it. */
+void *large_alloc(size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,7 +27,10 @@
  *   then           zero bytes up to the next multiple of 16.
  * Bricks are ordered by brick column, then brick row (CSC-like); only
  * bricks holding at least one entry are stored. Explicit zeros of A are
- * entries and set their bit. */
+ * entries and set their bit.
+ *
+ * After a build on the GPU (hrpb_gpu.h) the host keeps only the sizes and
+ * block_ptr; active_cols, size_ptr and packed are NULL there. */
 #ifndef TCSPMM_HRPB_H
 #define TCSPMM_HRPB_H
 
@@ -71,10 +74,23 @@ tcspmm_status hrpb_spmm_cpu(const hrpb *h, int64_t n, float alpha, const float *
                             int64_t ldb, float beta, float *C, int64_t ldc,
                             tcspmm_layout layout);
 
+/* What the metrics need from the packed blocks (the GPU builder counts them
+ * on the device, where its packed blocks live). */
+typedef struct hrpb_counts {
+    int64_t nnz;                 /* set pattern bits */
+    int64_t active_brick_cols;   /* brick columns (4 per brick) holding an entry */
+    int64_t nonempty_brick_cols; /* a block's brick columns holding a brick */
+    int64_t packed_bytes;        /* size_ptr[num_blocks] */
+} hrpb_counts;
+
+void hrpb_count(const hrpb *h, hrpb_counts *c);
+
 /* Synergy metrics of section 4 of the paper, written into info's HRPB fields
  * (panel_rows, panels, blocks, bricks, alpha, beta, brick_density, synergy,
- * oi_shared, hrpb_bytes, csr_bytes, blocks_per_panel_*). */
+ * oi_shared, hrpb_bytes, csr_bytes, blocks_per_panel_*). hrpb_metrics_counted
+ * reads only the sizes and block_ptr of h. */
 void hrpb_metrics(const hrpb *h, tcspmm_info *info);
+void hrpb_metrics_counted(const hrpb *h, const hrpb_counts *c, tcspmm_info *info);
 
 #ifdef __cplusplus
 }

@@ -28,31 +28,37 @@ static int64_t panels_at_most(const hrpb *h, int64_t v)
     return count;
 }
 
-void hrpb_metrics(const hrpb *h, tcspmm_info *info)
+void hrpb_count(const hrpb *h, hrpb_counts *c)
+{
+    const int64_t nb = h->num_blocks;
+    int64_t nnz = 0, active_brick_cols = 0, nonempty_brick_cols = 0;
+#pragma omp parallel for schedule(static) reduction(+ : nnz, active_brick_cols, nonempty_brick_cols)
+    for (int64_t b = 0; b < nb; b++) {
+        const uint8_t *blk = h->packed + h->size_ptr[b];
+        for (int j = 0; j < blk[4]; j++) {
+            uint64_t pattern;
+            memcpy(&pattern, blk + HRPB_HEADER_BYTES + 8 * j, 8);
+            nnz += __builtin_popcountll(pattern);
+            for (int c = 0; c < HRPB_BRICK_K; c++)
+                active_brick_cols += (pattern & (0x1111111111111111ull << c)) != 0;
+        }
+        for (int bc = 0; bc < HRPB_BRICK_COLS; bc++) nonempty_brick_cols += blk[bc + 1] > blk[bc];
+    }
+    c->nnz = nnz;
+    c->active_brick_cols = active_brick_cols;
+    c->nonempty_brick_cols = nonempty_brick_cols;
+    c->packed_bytes = h->size_ptr ? h->size_ptr[nb] : 0;
+}
+
+void hrpb_metrics_counted(const hrpb *h, const hrpb_counts *c, tcspmm_info *info)
 {
     const int64_t np = h->num_panels, nb = h->num_blocks;
-    int64_t nnz = 0, active_brick_cols = 0, nonempty_brick_cols = 0;
     int64_t bmin = np ? INT64_MAX : 0, bmax = 0;
-#pragma omp parallel
-    {
-#pragma omp for schedule(static) reduction(+ : nnz, active_brick_cols, nonempty_brick_cols)
-        for (int64_t b = 0; b < nb; b++) {
-            const uint8_t *blk = h->packed + h->size_ptr[b];
-            for (int j = 0; j < blk[4]; j++) {
-                uint64_t pattern;
-                memcpy(&pattern, blk + HRPB_HEADER_BYTES + 8 * j, 8);
-                nnz += __builtin_popcountll(pattern);
-                for (int c = 0; c < HRPB_BRICK_K; c++)
-                    active_brick_cols += (pattern & (0x1111111111111111ull << c)) != 0;
-            }
-            for (int bc = 0; bc < HRPB_BRICK_COLS; bc++) nonempty_brick_cols += blk[bc + 1] > blk[bc];
-        }
-#pragma omp for schedule(static) reduction(min : bmin) reduction(max : bmax)
-        for (int64_t p = 0; p < np; p++) {
-            int64_t blocks = h->block_ptr[p + 1] - h->block_ptr[p];
-            bmin = blocks < bmin ? blocks : bmin;
-            bmax = blocks > bmax ? blocks : bmax;
-        }
+#pragma omp parallel for schedule(static) reduction(min : bmin) reduction(max : bmax)
+    for (int64_t p = 0; p < np; p++) {
+        int64_t blocks = h->block_ptr[p + 1] - h->block_ptr[p];
+        bmin = blocks < bmin ? blocks : bmin;
+        bmax = blocks > bmax ? blocks : bmax;
     }
     /* The lower median: the least v with more than (np - 1) / 2 panels at
      * most v, by bisection on [bmin, bmax]. */
@@ -67,9 +73,9 @@ void hrpb_metrics(const hrpb *h, tcspmm_info *info)
     info->panels = np;
     info->blocks = nb;
     info->bricks = h->num_bricks;
-    info->alpha = active_brick_cols ? (double)nnz / (16.0 * (double)active_brick_cols) : 0.0;
-    info->beta = nonempty_brick_cols ? (double)h->num_bricks / (double)nonempty_brick_cols : 0.0;
-    info->brick_density = h->num_bricks ? (double)nnz / (64.0 * (double)h->num_bricks) : 0.0;
+    info->alpha = c->active_brick_cols ? (double)c->nnz / (16.0 * (double)c->active_brick_cols) : 0.0;
+    info->beta = c->nonempty_brick_cols ? (double)h->num_bricks / (double)c->nonempty_brick_cols : 0.0;
+    info->brick_density = h->num_bricks ? (double)c->nnz / (64.0 * (double)h->num_bricks) : 0.0;
     info->oi_shared = 512.0 * info->alpha * info->beta;
     info->synergy = h->num_bricks == 0      ? ""
                     : info->alpha < 0.125 ? "low"
@@ -77,10 +83,17 @@ void hrpb_metrics(const hrpb *h, tcspmm_info *info)
                                           : "high";
     info->hrpb_bytes = (np + 1) * (int64_t)sizeof(int64_t) +
                        nb * HRPB_TK * (int64_t)sizeof(int32_t) +
-                       (nb + 1) * (int64_t)sizeof(int64_t) + h->size_ptr[nb];
+                       (nb + 1) * (int64_t)sizeof(int64_t) + c->packed_bytes;
     info->csr_bytes = (h->rows + 1) * (int64_t)sizeof(int64_t) +
                       h->nnz * (int64_t)(sizeof(int32_t) + sizeof(float));
     info->blocks_per_panel_min = bmin;
     info->blocks_per_panel_median = lo;
     info->blocks_per_panel_max = bmax;
+}
+
+void hrpb_metrics(const hrpb *h, tcspmm_info *info)
+{
+    hrpb_counts c;
+    hrpb_count(h, &c);
+    hrpb_metrics_counted(h, &c, info);
 }

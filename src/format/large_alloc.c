@@ -3,7 +3,7 @@
  * matters is the page faults: these blocks are 2 MiB aligned and advised to
  * use transparent huge pages, one fault per 2 MiB instead of per 4 KiB.
  * free() releases them. */
-#include "mtx.h"
+#include "csr.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -101,10 +101,6 @@ tcspmm_status coo_to_csr(int64_t rows, int64_t cols, mtx_symmetry symmetry, coo_
 tcspmm_status dense_to_csr(int64_t rows, int64_t cols, mtx_symmetry symmetry, const float *values,
                            int threads, tcspmm_csr *out);
 
-/* malloc for arrays of megabytes, backed by huge pages where the system
- * allows (large_alloc.c); free() releases it. */
-void *large_alloc(size_t bytes);
-
 /* The whole reader on bytes in memory; name is used in messages. */
 tcspmm_status mtx_parse_buffer(const char *name, const char *buf, size_t len, int threads,
                                tcspmm_csr *out);

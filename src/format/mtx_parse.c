@@ -14,6 +14,7 @@
  * bounds checks of their own, and nothing reads past its chunk's end (bytes
  * there may still be arriving). */
 #include "mtx.h"
+#include "csr.h"
 
 #include "../error.h"
 #include "mtx_number.h"

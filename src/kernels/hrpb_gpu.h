@@ -1,9 +1,11 @@
 /* hrpb_gpu.h: the HRPB TF32 tensor-core path on the device: upload of an
- * HRPB (with its virtual panels) and the launch of the kernel. Host code
- * calls only these; src/kernels/hrpb_tf32.cu implements them. */
+ * HRPB (with its virtual panels) or its build on the device, and the launch
+ * of the kernel. Host code calls only these; src/kernels/hrpb_tf32.cu and
+ * hrpb_build_gpu.cu implement them. */
 #ifndef TCSPMM_HRPB_GPU_H
 #define TCSPMM_HRPB_GPU_H
 
+#include "../csr_gpu.h"
 #include "../format/hrpb.h"
 #include "../loadbalance/wave_split.h"
 
@@ -23,6 +25,18 @@ tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_precision pre
  * (3xTF32: each operand split into two TF32 parts, three MMAs per product). */
 tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w, tcspmm_precision precision,
                               hrpb_gpu **out);
+
+/* Builds HRPB on the device from a device CSR (src/kernels/hrpb_build_gpu.cu):
+ * the same bytes as hrpb_build. shape gets the sizes and block_ptr on the
+ * host (hrpb.h), counts what hrpb_metrics_counted needs; *out holds the
+ * arrays, and runs once hrpb_gpu_set_split has given it its virtual panels.
+ * Rows and nnz must be below 2^31 - 1 (TCSPMM_ERROR_UNSUPPORTED otherwise:
+ * build on the host). */
+tcspmm_status hrpb_gpu_build(const csr_gpu *A, int panel_rows, hrpb *shape, hrpb_counts *counts,
+                             hrpb_gpu **out);
+
+/* Uploads the virtual panels of w to g (once) and sets its precision. */
+tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w, tcspmm_precision precision);
 
 /* C = alpha*A*B + beta*C with device pointers, enqueued on stream. */
 tcspmm_status hrpb_gpu_spmm(const hrpb_gpu *g, int64_t n, float alpha, const float *dB,

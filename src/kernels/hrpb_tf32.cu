@@ -562,17 +562,6 @@ extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_pr
     return TCSPMM_SUCCESS;
 }
 
-static void free_device(hrpb_gpu *g)
-{
-    cudaFree(g->vp_block_ptr);
-    cudaFree(g->vp_panel);
-    cudaFree(g->vp_split);
-    cudaFree(g->split_panels);
-    cudaFree(g->size_ptr);
-    cudaFree(g->active_cols);
-    cudaFree(g->packed);
-}
-
 /* *dst = a device copy of bytes bytes of src (NULL when bytes == 0). */
 static tcspmm_status upload_array(void **dst, const void *src, size_t bytes)
 {
@@ -582,44 +571,31 @@ static tcspmm_status upload_array(void **dst, const void *src, size_t bytes)
     return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
 }
 
-extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
-                                         tcspmm_precision precision, hrpb_gpu **out)
+extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
+                                            tcspmm_precision precision)
 {
-    if (!h || !w || !out)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_upload: null argument");
-    *out = NULL;
+    if (!g || !w)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_set_split: null argument");
     if (split_for(precision) < 0)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "hrpb_gpu_upload: precision %s (the HRPB kernel runs tf32 or fp32)",
+                           "hrpb_gpu_set_split: precision %s (the HRPB kernel runs tf32 or fp32)",
                            tcspmm_precision_name(precision));
-    if (h->panel_rows != 16 && h->panel_rows != 32)
+    const int64_t panels = (g->rows + g->panel_rows - 1) / g->panel_rows;
+    if (w->num_vpanels < panels || w->num_vpanels > 0x7fffffff || g->vp_block_ptr)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "hrpb_gpu_upload: panel_rows %d (16 or 32)", h->panel_rows);
-    if (w->num_vpanels < h->num_panels || w->num_vpanels > 0x7fffffff)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "hrpb_gpu_upload: %lld virtual panels for %lld panels",
-                           (long long)w->num_vpanels, (long long)h->num_panels);
+                           "hrpb_gpu_set_split: %lld virtual panels for %lld panels, or set twice",
+                           (long long)w->num_vpanels, (long long)panels);
 
     int64_t nv = w->num_vpanels, nsplit = 0;
     int64_t *split_panels = (int64_t *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(int64_t));
     if (!split_panels)
-        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_upload: out of memory");
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_set_split: out of memory");
     for (int64_t v = 0; v < nv; v++)
         if (w->vp_split[v] && (nsplit == 0 || split_panels[nsplit - 1] != w->vp_panel[v]))
             split_panels[nsplit++] = w->vp_panel[v];
-
-    hrpb_gpu *g = (hrpb_gpu *)calloc(1, sizeof *g);
-    if (!g) {
-        free(split_panels);
-        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_upload: out of memory");
-    }
-    g->panel_rows = h->panel_rows;
     g->split = split_for(precision);
-    g->rows = h->rows;
-    g->cols = h->cols;
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
-    const size_t nb = (size_t)h->num_blocks;
     tcspmm_status st = upload_array((void **)&g->vp_block_ptr, w->vp_block_ptr,
                                     (size_t)(nv + 1) * sizeof(int64_t));
     if (!st) st = upload_array((void **)&g->vp_panel, w->vp_panel, (size_t)nv * sizeof(int64_t));
@@ -627,16 +603,33 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
     if (!st)
         st = upload_array((void **)&g->split_panels, split_panels,
                           (size_t)nsplit * sizeof(int64_t));
-    if (!st)
-        st = upload_array((void **)&g->size_ptr, h->size_ptr, (nb + 1) * sizeof(int64_t));
+    free(split_panels);
+    return st;
+}
+
+extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
+                                         tcspmm_precision precision, hrpb_gpu **out)
+{
+    if (!h || !w || !out)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_upload: null argument");
+    *out = NULL;
+    if (h->panel_rows != 16 && h->panel_rows != 32)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "hrpb_gpu_upload: panel_rows %d (16 or 32)", h->panel_rows);
+    hrpb_gpu *g = (hrpb_gpu *)calloc(1, sizeof *g);
+    if (!g) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_upload: out of memory");
+    g->panel_rows = h->panel_rows;
+    g->rows = h->rows;
+    g->cols = h->cols;
+    const size_t nb = (size_t)h->num_blocks;
+    tcspmm_status st = upload_array((void **)&g->size_ptr, h->size_ptr, (nb + 1) * sizeof(int64_t));
     if (!st)
         st = upload_array((void **)&g->active_cols, h->active_cols,
                           nb * HRPB_TK * sizeof(int32_t));
     if (!st) st = upload_array((void **)&g->packed, h->packed, (size_t)h->size_ptr[nb]);
-    free(split_panels);
+    if (!st) st = hrpb_gpu_set_split(g, w, precision);
     if (st) {
-        free_device(g);
-        free(g);
+        hrpb_gpu_free(g);
         return st;
     }
     *out = g;
@@ -646,7 +639,13 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
 void hrpb_gpu_free(hrpb_gpu *g)
 {
     if (!g) return;
-    free_device(g);
+    cudaFree(g->vp_block_ptr);
+    cudaFree(g->vp_panel);
+    cudaFree(g->vp_split);
+    cudaFree(g->split_panels);
+    cudaFree(g->size_ptr);
+    cudaFree(g->active_cols);
+    cudaFree(g->packed);
     free(g);
 }
 

@@ -1,0 +1,37 @@
+/* csr_gpu.h: a CSR matrix in device memory (the same arrays as tcspmm_csr):
+ * what a plan with a GPU validates, builds HRPB from, and hands to the
+ * cuSPARSE path. */
+#ifndef TCSPMM_CSR_GPU_H
+#define TCSPMM_CSR_GPU_H
+
+#include "tcspmm.h"
+#include "format/sparse24.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct csr_gpu {
+    int64_t rows, cols, nnz;
+    int64_t *row_ptr; /* rows + 1, device */
+    int32_t *col_idx; /* nnz, device */
+    float *values;    /* nnz, device */
+} csr_gpu;
+
+/* Copies a validated host CSR to the current device. */
+tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out);
+
+/* The entry checks of tcspmm_csr_validate (columns in range and increasing
+ * in each row, finite values) and sparse24_detect, on the device
+ * (src/kernels/csr_check_gpu.cu), for a CSR whose sizes and row_ptr
+ * csr_validate_row_ptr has checked. *bad_row = the first failing row, or -1. */
+tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row, sp24_structure *structure);
+
+/* Frees the device arrays and zeroes *A. */
+void csr_gpu_free(csr_gpu *A);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,75 @@
+/* csr_check_gpu.cu: csr_gpu_check, the entry half of tcspmm_csr_validate and
+ * sparse24_detect on a device CSR, so that a plan with a GPU reads its
+ * entries on the host only to upload them.
+ *
+ * One warp per row: lane l checks entries start + l, start + l + 32, ...:
+ * the column is in range and above its left neighbour's, the value finite;
+ * and, for a non-zero value, how many non-zero entries before it in the row
+ * share its aligned group of 4 columns (they are among the 3 entries to its
+ * left, columns being increasing) and its aligned pair (the entry to its
+ * left): 2 in a group break 2:4, 1 in a pair breaks 1:2. The first bad row
+ * and the weakest structure are kept with atomicMin. */
+#include <cuda_runtime.h>
+#include <math.h>
+
+#include "../csr_gpu.h"
+#include "../error.h"
+
+enum { WARPS = 8 };
+
+__global__ static void check_rows(const int64_t *row_ptr, const int32_t *col_idx,
+                                  const float *values, int64_t rows, int64_t cols,
+                                  unsigned long long *bad_row, int *weakest)
+{
+    const int64_t i = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
+    if (i >= rows) return;
+    const int64_t start = row_ptr[i], end = row_ptr[i + 1];
+    int ok = 1, structure = SP24_1TO2;
+    for (int64_t k = start + threadIdx.x % 32; k < end; k += 32) {
+        const int32_t c = col_idx[k];
+        ok = ok && c >= 0 && c < cols && isfinite(values[k]) && (k == start || col_idx[k - 1] < c);
+        if (values[k] == 0.0f) continue;
+        int in_group = 0;
+        for (int64_t j = k - 1; j >= start && j >= k - 3 && col_idx[j] / 4 == c / 4; j--) {
+            in_group += values[j] != 0.0f;
+            if (j == k - 1 && col_idx[j] / 2 == c / 2 && values[j] != 0.0f && structure > SP24_2TO4)
+                structure = SP24_2TO4;
+        }
+        if (in_group >= 2) structure = SP24_NONE;
+    }
+    if (!ok) atomicMin(bad_row, (unsigned long long)i);
+    if (structure != SP24_1TO2) atomicMin(weakest, structure);
+}
+
+extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row,
+                                       sp24_structure *structure)
+{
+    *bad_row = -1;
+    *structure = SP24_1TO2;
+    if (A->rows == 0) return TCSPMM_SUCCESS;
+    unsigned long long *d_bad = NULL;
+    int *d_weakest = NULL;
+    const unsigned long long none = ~0ull;
+    const int strongest = SP24_1TO2;
+    tcspmm_status st = TCSPMM_CUDA(cudaMalloc((void **)&d_bad, sizeof none));
+    if (!st) st = TCSPMM_CUDA(cudaMalloc((void **)&d_weakest, sizeof strongest));
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(d_bad, &none, sizeof none, cudaMemcpyHostToDevice));
+    if (!st)
+        st = TCSPMM_CUDA(cudaMemcpy(d_weakest, &strongest, sizeof strongest, cudaMemcpyHostToDevice));
+    if (!st) {
+        const int64_t blocks = (A->rows + WARPS - 1) / WARPS;
+        check_rows<<<(unsigned)blocks, 32 * WARPS>>>(A->row_ptr, A->col_idx, A->values, A->rows,
+                                                     A->cols, d_bad, d_weakest);
+        st = TCSPMM_CUDA(cudaGetLastError());
+    }
+    unsigned long long bad = none;
+    int weakest = strongest;
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(&weakest, d_weakest, sizeof weakest, cudaMemcpyDeviceToHost));
+    cudaFree(d_bad);
+    cudaFree(d_weakest);
+    if (st) return st;
+    *bad_row = bad == none ? -1 : (int64_t)bad;
+    *structure = (sp24_structure)weakest;
+    return TCSPMM_SUCCESS;
+}
