@@ -108,9 +108,11 @@ void tcspmm_options_init(tcspmm_options *opt);
 
 typedef struct tcspmm_plan tcspmm_plan;
 
-/* Does all preprocessing and the upload once. A is copied; the caller may
- * free it afterwards. opt may be NULL for the defaults. With no usable GPU
- * the plan is still made, runs on the CPU path only, and says so in info. */
+/* Does all preprocessing and the upload once. A is copied (to the device
+ * for the GPU paths); the caller may free it afterwards. opt may be NULL for
+ * the defaults. With no usable GPU the plan is still made, runs on the CPU
+ * path only, and says so in info. With a GPU, A's entries are validated and
+ * HRPB is built there (rows and nnz below 2^31; else on the host). */
 tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
                                  tcspmm_plan **plan);
 
@@ -138,7 +140,9 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
                              tcspmm_datatype b_type, int64_t ldb, float beta, float *dC,
                              int64_t ldc, tcspmm_layout layout, void *stream);
 
-/* The same product on host arrays, with OpenMP, accumulating in float64. */
+/* The same product on host arrays, with OpenMP, accumulating in float64.
+ * A plan on the HRPB or cuSPARSE path keeps A on the device only, so there
+ * each call first copies the matrix back: a check, not a fast path. */
 tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha,
                                const float *B, int64_t ldb, float beta, float *C,
                                int64_t ldc, tcspmm_layout layout);

@@ -2,7 +2,7 @@
  * cuSPARSE, from plan-time metrics only (alpha, waves at the expected N, the
  * median blocks per panel) and the precision.
  *
- * Calibrated on the sweep of bench/results/sweep-2026-11-22-7853ac5/ (H100, 44 shared
+ * Calibrated on the sweep of bench/results/sweep-2026-11-22-84b1028/ (H100, 44 shared
  * SuiteSparse matrices, --path hrpb in TF32 and in FP32 (3xTF32) at N = 32,
  * 128, 512, against the best cuSPARSE algorithm in the same run): for each
  * precision and N, the thresholds that give the best geomean while every
@@ -32,10 +32,10 @@ static const double FILL_WAVES = 3.5;
 static const bucket tf32_buckets[] = {
     {48, 0.337, 0.0, 0.062},
     {256, 0.134, 0.0, 0.062},
-    {INT64_MAX, 0.134, 0.0, 0.111},
+    {INT64_MAX, 0.087, 0.0, 0.087},
 };
 static const bucket fp32_buckets[] = {
-    {48, 0.250, 0.6, 0.062},
+    {48, 0.228, 0.6, 0.062},
     {256, 0.150, 0.0, 0.150},
     {INT64_MAX, 0.228, 0.0, 0.228},
 };

@@ -11,6 +11,7 @@
 #include "cusparse_path.h"
 
 #include "error.h"
+#include "format/csr.h"
 #include "gpu_timer.h"
 
 #include <cuda_runtime.h>
@@ -133,6 +134,41 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, csr_gpu *dA, cusparse_pa
     }
     *out = p;
     return TCSPMM_SUCCESS;
+}
+
+/* *dst = a host copy of count device elements of src, widened or narrowed
+ * from the path's index type (from_64) to 64 (to_64) or 32 bits. */
+static tcspmm_status download_indices(void *dst, const void *src, int64_t count, int from_64,
+                                      int to_64)
+{
+    const size_t width = from_64 ? 8 : 4, bytes = (size_t)count * width;
+    void *tmp = malloc(bytes ? bytes : 1);
+    if (!tmp) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "cusparse_path: out of host memory");
+    tcspmm_status st =
+        bytes ? TCSPMM_CUDA(cudaMemcpy(tmp, src, bytes, cudaMemcpyDeviceToHost)) : TCSPMM_SUCCESS;
+    if (!st) {
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < count; i++) {
+            int64_t v = from_64 ? ((const int64_t *)tmp)[i] : ((const int32_t *)tmp)[i];
+            if (to_64) ((int64_t *)dst)[i] = v;
+            else ((int32_t *)dst)[i] = (int32_t)v;
+        }
+    }
+    free(tmp);
+    return st;
+}
+
+tcspmm_status cusparse_path_download(const cusparse_path *p, tcspmm_csr *out)
+{
+    TCSPMM_TRY(csr_alloc(p->rows, p->cols, p->nnz, out));
+    const int idx64 = p->nnz > INT32_MAX;
+    tcspmm_status st = download_indices(out->row_ptr, p->row_ptr, p->rows + 1, idx64, 1);
+    if (!st) st = download_indices(out->col_idx, p->col_idx, p->nnz, idx64, 0);
+    if (!st && p->nnz)
+        st = TCSPMM_CUDA(cudaMemcpy(out->values, p->values, (size_t)p->nnz * sizeof(float),
+                                    cudaMemcpyDeviceToHost));
+    if (st) tcspmm_csr_free(out);
+    return st;
 }
 
 /* Whether CSR_ALG3 may run on these B and C (see the top of the file). */

@@ -36,6 +36,9 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
                                  const float *dB, int64_t ldb, float beta, float *dC,
                                  int64_t ldc, tcspmm_layout layout, void *stream);
 
+/* A host copy of the path's matrix (for products on the host). */
+tcspmm_status cusparse_path_download(const cusparse_path *p, tcspmm_csr *out);
+
 void cusparse_path_destroy(cusparse_path *p);
 
 #ifdef __cplusplus

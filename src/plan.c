@@ -1,8 +1,8 @@
 /* plan.c: tcspmm_plan_create and friends: find the GPU, validate A (its
- * entries on the GPU when there is one, after uploading it) and copy it,
- * build HRPB (on the GPU when there is one) and its virtual panels when a
- * tensor-core path may run, choose the path, and upload what that path
- * needs, once. */
+ * entries on the GPU when there is one, after uploading it), build HRPB (on
+ * the GPU when there is one) and its virtual panels when a tensor-core path
+ * may run, choose the path, upload what that path needs, once, and keep a
+ * host copy of A where the path needs one. */
 #include "plan.h"
 
 #include "auto_path.h"
@@ -64,7 +64,7 @@ static tcspmm_status build_hrpb_gpu(tcspmm_plan *plan, const csr_gpu *dA, hrpb_c
                                       &plan->hrpb_dev);
     if (st != TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) return st;
     tcspmm_clear_error();
-    TCSPMM_TRY(hrpb_build(&plan->A, plan->opt.panel_rows, plan->opt.host_threads, &plan->hrpb));
+    TCSPMM_TRY(hrpb_build(plan->input, plan->opt.panel_rows, plan->opt.host_threads, &plan->hrpb));
     hrpb_count(&plan->hrpb, counts);
     return TCSPMM_SUCCESS;
 }
@@ -78,7 +78,7 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
     if (dA->row_ptr) {
         TCSPMM_TRY(build_hrpb_gpu(plan, dA, &counts));
     } else {
-        TCSPMM_TRY(hrpb_build(&plan->A, opt->panel_rows, opt->host_threads, &plan->hrpb));
+        TCSPMM_TRY(hrpb_build(plan->input, opt->panel_rows, opt->host_threads, &plan->hrpb));
         hrpb_count(&plan->hrpb, &counts);
     }
     hrpb_metrics_counted(&plan->hrpb, &counts, &plan->info);
@@ -135,7 +135,7 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     tcspmm_info *info = &plan->info;
     char *why = plan->path_reason;
     size_t len = sizeof plan->path_reason;
-    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->A);
+    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(plan->input);
     if (want == TCSPMM_PATH_SPARSE24 && !sparse24_fits(s, prec))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "plan: the sparse24 path needs a %s matrix for precision %s; this one is %s",
@@ -169,7 +169,7 @@ static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
 {
     double t0 = now_ms();
     if (plan->info.path == TCSPMM_PATH_CUSPARSE)
-        TCSPMM_TRY(cusparse_path_create(&plan->A, dA->row_ptr ? dA : NULL, &plan->cusparse));
+        TCSPMM_TRY(cusparse_path_create(plan->input, dA->row_ptr ? dA : NULL, &plan->cusparse));
     if (plan->info.path == TCSPMM_PATH_HRPB && plan->hrpb_dev)
         TCSPMM_TRY(hrpb_gpu_set_split(plan->hrpb_dev, &plan->split, plan->info.precision));
     else if (plan->info.path == TCSPMM_PATH_HRPB)
@@ -180,7 +180,7 @@ static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
     }
     if (plan->info.path == TCSPMM_PATH_SPARSE24) {
         sp24 compressed;
-        TCSPMM_TRY(sp24_compress(&plan->A, plan->opt.precision, plan->opt.host_threads, &compressed));
+        TCSPMM_TRY(sp24_compress(plan->input, plan->opt.precision, plan->opt.host_threads, &compressed));
         tcspmm_status st = sp24_gpu_upload(&compressed, &plan->sp24_dev);
         sp24_free(&compressed);
         TCSPMM_TRY(st);
@@ -228,10 +228,15 @@ static tcspmm_status plan_fill(tcspmm_plan *plan, const tcspmm_csr *A, csr_gpu *
     TCSPMM_TRY(find_device(plan));
     sp24_structure s;
     TCSPMM_TRY(check_entries(plan, A, dA, &s));
-    TCSPMM_TRY(csr_copy(A, &plan->A));
     info->structure = sparse24_structure_name(s);
+    plan->input = A;
     TCSPMM_TRY(choose_path(plan, s, dA));
     TCSPMM_TRY(upload(plan, dA));
+    plan->input = NULL;
+    /* The HRPB and cuSPARSE paths keep A on the device only (spmm_host
+     * copies it back); the sparse24 one rounds it there. */
+    if (info->path == TCSPMM_PATH_CPU || info->path == TCSPMM_PATH_SPARSE24)
+        TCSPMM_TRY(csr_copy(A, &plan->A));
     return TCSPMM_SUCCESS;
 }
 
@@ -269,7 +274,8 @@ tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
         return st;
     }
     if (plan->info.path != TCSPMM_PATH_CPU) { /* the host copy of HRPB is no longer needed */
-        hrpb_free(&plan->hrpb);
+        if (plan->info.path == TCSPMM_PATH_HRPB) hrpb_drop_blocks(&plan->hrpb); /* spmm_host */
+        else hrpb_free(&plan->hrpb);
         wave_split_free(&plan->split);
     }
     *out = plan;

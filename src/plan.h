@@ -12,7 +12,8 @@
 #include "kernels/sp24_gpu.h"
 
 struct tcspmm_plan {
-    tcspmm_csr A;            /* host copy, for the CPU path */
+    tcspmm_csr A;            /* host copy for the CPU and sparse24 paths, else empty */
+    const tcspmm_csr *input; /* the caller's A, during tcspmm_plan_create only */
     tcspmm_options opt;
     tcspmm_info info;
     char path_reason[256];

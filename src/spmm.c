@@ -20,7 +20,7 @@ static tcspmm_status check_args(const char *fn, const tcspmm_plan *plan, int64_t
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: unknown layout %d", fn, (int)layout);
     if (!isfinite(alpha) || !isfinite(beta))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: alpha and beta must be finite", fn);
-    int64_t rows = plan->A.rows, cols = plan->A.cols;
+    int64_t rows = plan->info.rows, cols = plan->info.cols;
     int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     int64_t min_ldb = row_major ? n : cols, min_ldc = row_major ? n : rows;
     if (ldb < (min_ldb > 1 ? min_ldb : 1) || ldc < (min_ldc > 1 ? min_ldc : 1))
@@ -83,11 +83,11 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     if (plan->device < 0)
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_spmm: the plan has no GPU (%s); "
                            "use tcspmm_spmm_host", plan->path_reason);
-    if (n == 0 || plan->A.rows == 0) return TCSPMM_SUCCESS;
+    if (n == 0 || plan->info.rows == 0) return TCSPMM_SUCCESS;
     int current = -1;
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&current)));
     if (current != plan->device) TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(plan->device)));
-    if (plan->A.cols > 0 && dB != plan->checked_B) { /* solvers reuse buffers: ask once */
+    if (plan->info.cols > 0 && dB != plan->checked_B) { /* solvers reuse buffers: ask once */
         TCSPMM_TRY(check_device_pointer(dB, "B"));
         plan->checked_B = dB;
     }
@@ -117,5 +117,20 @@ tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, 
 {
     tcspmm_clear_error();
     TCSPMM_TRY(check_args("tcspmm_spmm_host", plan, n, alpha, B, ldb, beta, C, ldc, layout));
-    return csr_spmm_f64(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
+    if (plan->A.row_ptr) return csr_spmm_f64(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
+    /* The plan keeps A on the device only: copy it back for this product. */
+    TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(plan->device)));
+    tcspmm_status st;
+    if (plan->info.path == TCSPMM_PATH_HRPB) {
+        hrpb h;
+        TCSPMM_TRY(hrpb_gpu_download(plan->hrpb_dev, &plan->hrpb, &h));
+        st = hrpb_spmm_cpu(&h, n, alpha, B, ldb, beta, C, ldc, layout);
+        hrpb_free(&h);
+    } else {
+        tcspmm_csr A;
+        TCSPMM_TRY(cusparse_path_download(plan->cusparse, &A));
+        st = csr_spmm_f64(&A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
+        tcspmm_csr_free(&A);
+    }
+    return st;
 }

@@ -1,7 +1,8 @@
 /* gpu_cusparse.c: the cuSPARSE path through the public API on the device,
  * against the float64 reference: both layouts, padded leading dimensions,
  * beta != 0, N = 1, 7, 128, 513, bundled real matrices and edge cases; C is
- * poisoned with NaN before every run, B is fresh for every check. */
+ * poisoned with NaN before every run, B is fresh for every check. Also
+ * tcspmm_spmm_host on cuSPARSE and HRPB plans, whose A lives on the device. */
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
@@ -38,6 +39,23 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcs
     test_operands_free(&t);
 }
 
+/* tcspmm_spmm_host on a GPU plan (A copied back from the device) against
+ * the float64 reference: the host path accumulates in float64 too. */
+static void check_host_product(const tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
+{
+    test_operands t;
+    test_operands_make(&t, A, 7, TCSPMM_LAYOUT_COL_MAJOR, 2, 0.5f, seed);
+    seed += 2;
+    CHECK_OK(tcspmm_spmm_host(plan, 7, -1.5f, t.B, t.ldb, 0.5f, t.C, t.ldc, TCSPMM_LAYOUT_COL_MAJOR));
+    CHECK_OK(reference_spmm(A, 7, -1.5f, t.B, t.ldb, 0.5f, t.C0, t.ldc, TCSPMM_LAYOUT_COL_MAJOR,
+                            t.ref));
+    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_COL_MAJOR, t.ref, A->rows, 7,
+                                            1e-6);
+    CHECK(r.pass);
+    if (!r.pass) printf("%s: spmm_host on a GPU plan: rel_err=%.2e FAIL\n", what, r.rel_err);
+    test_operands_free(&t);
+}
+
 static void check_matrix(const tcspmm_csr *A, tcspmm_path path, double tol, const char *what)
 {
     tcspmm_options opt;
@@ -53,6 +71,7 @@ static void check_matrix(const tcspmm_csr *A, tcspmm_path path, double tol, cons
             if (ns[t] <= 128)
                 check_product(plan, A, ns[t], (tcspmm_layout)layout, 5, -0.75f, 0.5f, tol, what);
         }
+    check_host_product(plan, A, what);
     tcspmm_plan_destroy(plan);
 }
 
@@ -71,6 +90,13 @@ int main(void)
         const char *name = "";
         CHECK_OK(matgen_case(c, 77 + c, &A, &name));
         check_matrix(&A, TCSPMM_PATH_CUSPARSE, 1e-5, name);
+        tcspmm_plan *plan = NULL; /* HRPB through the public API, checked on the host */
+        tcspmm_options opt;
+        tcspmm_options_init(&opt);
+        opt.path = TCSPMM_PATH_HRPB;
+        CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
+        if (plan) check_host_product(plan, &A, name);
+        tcspmm_plan_destroy(plan);
         tcspmm_csr_free(&A);
     }
     return tests_finish();

@@ -65,6 +65,10 @@ typedef struct hrpb {
 tcspmm_status hrpb_build(const tcspmm_csr *A, int panel_rows, int threads, hrpb *out);
 void hrpb_free(hrpb *h);
 
+/* Frees active_cols, size_ptr and packed but keeps the sizes and block_ptr:
+ * what a plan keeps on the host once the device has the blocks. */
+void hrpb_drop_blocks(hrpb *h);
+
 /* Decodes HRPB back to CSR (the round-trip test). */
 tcspmm_status hrpb_to_csr(const hrpb *h, tcspmm_csr *out);
 

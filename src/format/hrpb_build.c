@@ -240,6 +240,16 @@ void hrpb_free(hrpb *h)
     memset(h, 0, sizeof *h);
 }
 
+void hrpb_drop_blocks(hrpb *h)
+{
+    free(h->active_cols);
+    free(h->size_ptr);
+    free(h->packed);
+    h->active_cols = NULL;
+    h->size_ptr = NULL;
+    h->packed = NULL;
+}
+
 tcspmm_status hrpb_build(const tcspmm_csr *A, int panel_rows, int threads, hrpb *out)
 {
     if (!out) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_build: out is NULL");

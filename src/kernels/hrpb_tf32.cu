@@ -636,6 +636,39 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
     return TCSPMM_SUCCESS;
 }
 
+/* *dst = a host copy of bytes bytes of device memory src (never NULL). */
+static tcspmm_status download_array(void **dst, const void *src, size_t bytes)
+{
+    *dst = malloc(bytes ? bytes : 1);
+    if (!*dst)
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_download: %zu bytes", bytes);
+    return bytes ? TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyDeviceToHost)) : TCSPMM_SUCCESS;
+}
+
+extern "C" tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape, hrpb *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!g || !shape || !shape->block_ptr)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_download: null argument");
+    *out = *shape;
+    out->block_ptr = NULL;
+    out->active_cols = NULL;
+    out->size_ptr = NULL;
+    out->packed = NULL;
+    const size_t np = (size_t)shape->num_panels, nb = (size_t)shape->num_blocks;
+    tcspmm_status st = TCSPMM_SUCCESS;
+    out->block_ptr = (int64_t *)malloc((np + 1) * sizeof(int64_t));
+    if (out->block_ptr) memcpy(out->block_ptr, shape->block_ptr, (np + 1) * sizeof(int64_t));
+    else st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_download: out of memory");
+    if (!st) st = download_array((void **)&out->size_ptr, g->size_ptr, (nb + 1) * sizeof(int64_t));
+    if (!st)
+        st = download_array((void **)&out->active_cols, g->active_cols,
+                            nb * HRPB_TK * sizeof(int32_t));
+    if (!st) st = download_array((void **)&out->packed, g->packed, (size_t)out->size_ptr[nb]);
+    if (st) hrpb_free(out);
+    return st;
+}
+
 void hrpb_gpu_free(hrpb_gpu *g)
 {
     if (!g) return;
