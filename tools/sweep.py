@@ -38,7 +38,7 @@ KNOWN_KEYS = [
     "time_ms", "gflops", "cusparse_ms", "cusparse_alg", "cusparse_gflops", "speedup",
     "roofline_frac", "min_bytes", "copy_gbs", "reps",
     "check_pass", "check_rel_err", "check_max_abs_err",
-    "read_ms", "plan_ms", "preprocess_ms", "upload_ms",
+    "read_ms", "plan_ms", "plan_ms_warm", "preprocess_ms", "upload_ms",
     "panels", "blocks", "bricks", "hrpb_bytes", "csr_bytes",
     "blocks_per_panel_min", "blocks_per_panel_median", "blocks_per_panel_max",
     "virtual_panels", "split_panels", "waves", "has_gpu", "device", "commit", "date",
@@ -260,6 +260,25 @@ def summary_for_n(n, rows, worst_count):
             g = [number(r, "speedup") for r in timed if (r.get("path") or "?") == p]
             parts.append(f"{p}: {len(g)} matrices, geomean {fmt(geomean(g), 3, 'x')}")
         out.append("By path: " + "; ".join(parts) + ".")
+        out.append("")
+    plan = [(number(r, "nnz") or 0, number(r, "plan_ms"), number(r, "plan_ms_warm"),
+             number(r, "cusparse_ms")) for r in timed]
+    plan = [p for p in plan if p[1] is not None and p[3]]
+    if plan:
+        out.append("Plan creation / one cuSPARSE SpMM (plan_ms: the first plan of the process; "
+                   "warm: the median of 5 more):")
+        out.append("")
+        out.append("| matrices | count | median | max | warm median | warm max |")
+        out.append("|---|---|---|---|---|---|")
+        for label, group in (("all", plan), (">= 10M non-zeros", [p for p in plan if p[0] >= 1e7])):
+            if not group:
+                continue
+            cold = sorted(p[1] / p[3] for p in group)
+            warm = sorted(p[2] / p[3] for p in group if p[2] is not None)
+            out.append(f"| {label} | {len(group)} | {fmt(cold[len(cold) // 2], 1, 'x')} | "
+                       f"{fmt(cold[-1], 1, 'x')} | "
+                       f"{fmt(warm[len(warm) // 2] if warm else None, 1, 'x')} | "
+                       f"{fmt(warm[-1] if warm else None, 1, 'x')} |")
         out.append("")
     worst = sorted(timed, key=lambda r: number(r, "speedup"))[:worst_count]
     if worst:
