@@ -28,7 +28,7 @@ finish() { tar czf "$OUT/device-run.tgz" -C $logs . ; }
 trap finish EXIT
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,memory.total \
-    --format=csv; nproc; git rev-parse --short HEAD 2>/dev/null; git status --short | head; } >$logs/device.txt 2>&1
+    --format=csv; nproc; echo "commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"; } >$logs/device.txt 2>&1
 cat $logs/device.txt
 
 build=/tmp/tcspmm-build
