@@ -44,6 +44,10 @@ tcspmm_status tcspmm_cuda_status(int code, const char *what, const char *file, i
 {
     if (code == cudaSuccess) return TCSPMM_SUCCESS;
     cudaError_t e = (cudaError_t)code;
+    /* Reported now: a later launch check must not find it again (errors
+     * that are not sticky, such as a failed allocation, stay in the
+     * runtime's last-error slot until read). */
+    cudaGetLastError();
     tcspmm_status st = TCSPMM_ERROR_CUDA;
     if (e == cudaErrorMemoryAllocation) st = TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY;
     if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||

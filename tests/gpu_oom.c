@@ -1,0 +1,129 @@
+/* gpu_oom.c: plans and products on a GPU whose memory is nearly all taken.
+ * The test holds all but a margin of the free device memory and creates a
+ * plan on every path with margins from a few hundred KB to a few times the
+ * matrix: each call either succeeds, and then its product is right, or
+ * fails with TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY (a cuSPARSE allocation may
+ * say TCSPMM_ERROR_CUSPARSE) and a message; never a crash or a wrong answer.
+ * Afterwards, with the memory given back, a plan and a product still work:
+ * no error is left behind in the CUDA context. */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "matgen.h"
+#include "reference.h"
+
+enum { MAX_HOGS = 4096 };
+static void *hogs[MAX_HOGS];
+static int num_hogs;
+
+/* Takes device memory in shrinking pieces until only about `margin` bytes
+ * are free. */
+static void hog_all_but(size_t margin)
+{
+    size_t free_bytes = 0, total = 0;
+    CHECK(cudaMemGetInfo(&free_bytes, &total) == cudaSuccess);
+    for (size_t piece = (size_t)1 << 30; piece >= ((size_t)1 << 16) && num_hogs < MAX_HOGS;) {
+        CHECK(cudaMemGetInfo(&free_bytes, &total) == cudaSuccess);
+        if (free_bytes < margin + piece) {
+            piece /= 2;
+            continue;
+        }
+        if (cudaMalloc(&hogs[num_hogs], piece) != cudaSuccess) {
+            cudaGetLastError();
+            piece /= 2;
+            continue;
+        }
+        num_hogs++;
+    }
+}
+
+static void release_all(void)
+{
+    for (int i = 0; i < num_hogs; i++) cudaFree(hogs[i]);
+    num_hogs = 0;
+}
+
+/* One product on plan, checked against float64, or refused for lack of
+ * memory with that status and a message. */
+static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
+{
+    const int64_t n = 32;
+    test_operands t;
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, 4242);
+    float *dB = NULL, *dC = NULL;
+    if (cudaMalloc((void **)&dB, t.bsize * sizeof(float)) != cudaSuccess ||
+        cudaMalloc((void **)&dC, t.csize * sizeof(float)) != cudaSuccess) {
+        cudaGetLastError();
+        cudaFree(dB);
+        test_operands_free(&t);
+        return; /* no room for B and C themselves */
+    }
+    CHECK(cudaMemcpy(dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(dC, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    tcspmm_status st = tcspmm_spmm(plan, n, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc,
+                                   TCSPMM_LAYOUT_ROW_MAJOR, NULL);
+    if (st == TCSPMM_SUCCESS) {
+        CHECK(cudaDeviceSynchronize() == cudaSuccess);
+        CHECK(cudaMemcpy(t.C, dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+        CHECK_OK(reference_spmm(A, n, 1.0f, t.B, t.ldb, 0.0f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                                t.ref));
+        compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows,
+                                                n, 1e-3);
+        if (!r.pass) printf("  %s: rel_err %.2e FAIL\n", what, r.rel_err);
+        CHECK(r.pass);
+    } else {
+        CHECK((st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY || st == TCSPMM_ERROR_CUSPARSE) &&
+              tcspmm_last_error()[0] != '\0');
+    }
+    cudaFree(dB);
+    cudaFree(dC);
+    test_operands_free(&t);
+}
+
+int main(void)
+{
+    tests_require_gpu();
+    tcspmm_csr A; /* about 1.1M entries: 9 MB of CSR, plus one dense row */
+    CHECK_OK(matgen_dense_row(6000, 4500, 17, 0.04, 31, &A));
+    const size_t csr_bytes = (size_t)A.nnz * 8 + (size_t)A.rows * 8;
+    const tcspmm_path paths[] = {TCSPMM_PATH_AUTO, TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE};
+    const double margins[] = {0.05, 0.5, 1.0, 1.5, 2.0, 3.0, 6.0};
+    int made = 0, refused = 0;
+    for (int m = 0; m < (int)(sizeof margins / sizeof margins[0]); m++) {
+        for (int p = 0; p < 3; p++) {
+            hog_all_but((size_t)(margins[m] * (double)csr_bytes));
+            tcspmm_options opt;
+            tcspmm_options_init(&opt);
+            opt.path = paths[p];
+            tcspmm_plan *plan = NULL;
+            tcspmm_status st = tcspmm_plan_create(&A, &opt, &plan);
+            char what[96];
+            snprintf(what, sizeof what, "path %s, margin %.2fx the CSR", tcspmm_path_name(paths[p]),
+                     margins[m]);
+            if (st == TCSPMM_SUCCESS) {
+                made++;
+                check_product(plan, &A, what);
+            } else {
+                refused++;
+                CHECK(plan == NULL);
+                CHECK((st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY || st == TCSPMM_ERROR_CUSPARSE) &&
+                      tcspmm_last_error()[0] != '\0');
+                printf("%s: %s: %s\n", what, tcspmm_status_string(st), tcspmm_last_error());
+            }
+            tcspmm_plan_destroy(plan);
+            release_all();
+        }
+    }
+    printf("plans made %d, refused for memory %d\n", made, refused);
+    CHECK(made > 0 && refused > 0); /* the margins span both outcomes */
+
+    tcspmm_plan *plan = NULL; /* the context is still healthy */
+    CHECK_OK(tcspmm_plan_create(&A, NULL, &plan));
+    if (plan) check_product(plan, &A, "after the memory came back");
+    tcspmm_plan_destroy(plan);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    tcspmm_csr_free(&A);
+    return tests_finish();
+}
