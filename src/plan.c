@@ -231,6 +231,7 @@ static tcspmm_status plan_fill(tcspmm_plan *plan, const tcspmm_csr *A, csr_gpu *
     info->structure = sparse24_structure_name(s);
     plan->input = A;
     TCSPMM_TRY(choose_path(plan, s, dA));
+    if (info->path != TCSPMM_PATH_CUSPARSE) csr_gpu_free(dA); /* room for the upload */
     TCSPMM_TRY(upload(plan, dA));
     plan->input = NULL;
     /* The HRPB and cuSPARSE paths keep A on the device only (spmm_host
