@@ -116,6 +116,15 @@ typedef struct tcspmm_plan tcspmm_plan;
 tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
                                  tcspmm_plan **plan);
 
+/* tcspmm_plan_create for a matrix already in GPU memory: A's row_ptr,
+ * col_idx and values are device pointers (sizes as in a host CSR). A is
+ * copied on the device, validated and built into HRPB there; the caller may
+ * free it afterwards. Needs a GPU (TCSPMM_ERROR_NO_DEVICE otherwise) and
+ * rows and nnz below 2^31 - 1. Paths that keep a host copy (cpu, sparse24)
+ * or the cuSPARSE path's plan download A once. */
+tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_options *opt,
+                                        tcspmm_plan **plan);
+
 /* C = alpha*A*B + beta*C on device pointers: A is rows x cols, B is
  * cols x n and C is rows x n, both in the given layout with leading
  * dimensions ldb and ldc. Enqueued on stream (a cudaStream_t; NULL is the

@@ -1,4 +1,5 @@
-/* csr_gpu.c: upload and freeing of a device CSR (csr_gpu.h).
+/* csr_gpu.c: upload, device copy, download and freeing of a device CSR
+ * (csr_gpu.h).
  *
  * Large arrays go up through two small pinned staging buffers: all host
  * threads copy a piece into one while the copy engine sends the other. A
@@ -8,6 +9,7 @@
 #include "csr_gpu.h"
 
 #include "error.h"
+#include "format/csr.h"
 
 #include <cuda_runtime.h>
 #include <string.h>
@@ -66,31 +68,65 @@ static tcspmm_status stager_send(stager *s, void *dst, const void *src, size_t b
     return TCSPMM_SUCCESS;
 }
 
-/* *dst = a device copy of bytes bytes of src, staged when s is open. */
-static tcspmm_status upload(stager *s, void **dst, const void *src, size_t bytes)
+/* *dst = a device copy of bytes bytes of src (host memory when staged
+ * through an open s, else of the given kind). */
+static tcspmm_status copy_in(stager *s, void **dst, const void *src, size_t bytes,
+                             enum cudaMemcpyKind kind)
 {
     if (bytes == 0) return TCSPMM_SUCCESS;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(dst, bytes)));
     if (s->stream) return stager_send(s, *dst, src, bytes);
-    return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
+    return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, kind));
 }
 
-tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out)
+static tcspmm_status copy_arrays(const tcspmm_csr *A, stager *s, enum cudaMemcpyKind kind,
+                                 csr_gpu *out)
 {
     memset(out, 0, sizeof *out);
     out->rows = A->rows;
     out->cols = A->cols;
     out->nnz = A->nnz;
-    const size_t row_bytes = ((size_t)A->rows + 1) * sizeof(int64_t);
     const size_t entry_bytes = (size_t)A->nnz * sizeof(int32_t); /* as sizeof(float) */
+    tcspmm_status st = copy_in(s, (void **)&out->row_ptr, A->row_ptr,
+                               ((size_t)A->rows + 1) * sizeof(int64_t), kind);
+    if (!st) st = copy_in(s, (void **)&out->col_idx, A->col_idx, entry_bytes, kind);
+    if (!st) st = copy_in(s, (void **)&out->values, A->values, entry_bytes, kind);
+    return st;
+}
+
+tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out)
+{
+    const size_t bytes = ((size_t)A->rows + 1) * sizeof(int64_t) + (size_t)A->nnz * 8;
     stager s = {0};
-    tcspmm_status st = row_bytes + 2 * entry_bytes >= STAGED_MIN ? stager_open(&s) : TCSPMM_SUCCESS;
-    if (!st) st = upload(&s, (void **)&out->row_ptr, A->row_ptr, row_bytes);
-    if (!st) st = upload(&s, (void **)&out->col_idx, A->col_idx, entry_bytes);
-    if (!st) st = upload(&s, (void **)&out->values, A->values, entry_bytes);
+    tcspmm_status st = bytes >= STAGED_MIN ? stager_open(&s) : TCSPMM_SUCCESS;
+    if (!st) st = copy_arrays(A, &s, cudaMemcpyHostToDevice, out);
     tcspmm_status closed = stager_close(&s);
     if (!st) st = closed;
     if (st) csr_gpu_free(out);
+    return st;
+}
+
+tcspmm_status csr_gpu_copy(const tcspmm_csr *dA, csr_gpu *out)
+{
+    stager none = {0};
+    tcspmm_status st = copy_arrays(dA, &none, cudaMemcpyDeviceToDevice, out);
+    if (st) csr_gpu_free(out);
+    return st;
+}
+
+tcspmm_status csr_gpu_download(const csr_gpu *A, tcspmm_csr *out)
+{
+    TCSPMM_TRY(csr_alloc(A->rows, A->cols, A->nnz, out));
+    tcspmm_status st = TCSPMM_CUDA(cudaMemcpy(out->row_ptr, A->row_ptr,
+                                              ((size_t)A->rows + 1) * sizeof(int64_t),
+                                              cudaMemcpyDeviceToHost));
+    if (!st && A->nnz)
+        st = TCSPMM_CUDA(cudaMemcpy(out->col_idx, A->col_idx, (size_t)A->nnz * sizeof(int32_t),
+                                    cudaMemcpyDeviceToHost));
+    if (!st && A->nnz)
+        st = TCSPMM_CUDA(cudaMemcpy(out->values, A->values, (size_t)A->nnz * sizeof(float),
+                                    cudaMemcpyDeviceToHost));
+    if (st) tcspmm_csr_free(out);
     return st;
 }
 

@@ -21,6 +21,16 @@ typedef struct csr_gpu {
 /* Copies a validated host CSR to the current device. */
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out);
 
+/* Copies a CSR whose arrays are in device memory (a caller's) into *out. */
+tcspmm_status csr_gpu_copy(const tcspmm_csr *dA, csr_gpu *out);
+
+/* A host copy of A. */
+tcspmm_status csr_gpu_download(const csr_gpu *A, tcspmm_csr *out);
+
+/* The row_ptr checks of csr_validate_row_ptr on the device, with its errors
+ * (src/kernels/csr_check_gpu.cu). */
+tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A);
+
 /* The entry checks of tcspmm_csr_validate (columns in range and increasing
  * in each row, finite values) and sparse24_detect, on the device
  * (src/kernels/csr_check_gpu.cu), for a CSR whose sizes and row_ptr

@@ -56,6 +56,28 @@ static tcspmm_precision hrpb_precision(tcspmm_precision want)
     return want == TCSPMM_PRECISION_FP32 ? TCSPMM_PRECISION_FP32 : TCSPMM_PRECISION_TF32;
 }
 
+/* The host CSR a creation step reads: the caller's, or, for a plan made
+ * from device arrays, plan->A downloaded from dA on first use. */
+static tcspmm_status host_input(tcspmm_plan *plan, const csr_gpu *dA, const tcspmm_csr **A)
+{
+    if (!plan->input) {
+        TCSPMM_TRY(csr_gpu_download(dA, &plan->A));
+        plan->input = &plan->A;
+    }
+    *A = plan->input;
+    return TCSPMM_SUCCESS;
+}
+
+/* HRPB on the host. */
+static tcspmm_status build_hrpb_host(tcspmm_plan *plan, const csr_gpu *dA, hrpb_counts *counts)
+{
+    const tcspmm_csr *A;
+    TCSPMM_TRY(host_input(plan, dA, &A));
+    TCSPMM_TRY(hrpb_build(A, plan->opt.panel_rows, plan->opt.host_threads, &plan->hrpb));
+    hrpb_count(&plan->hrpb, counts);
+    return TCSPMM_SUCCESS;
+}
+
 /* HRPB on the device from dA, or on the host when the device has no room
  * for the build's temporaries. */
 static tcspmm_status build_hrpb_gpu(tcspmm_plan *plan, const csr_gpu *dA, hrpb_counts *counts)
@@ -64,9 +86,7 @@ static tcspmm_status build_hrpb_gpu(tcspmm_plan *plan, const csr_gpu *dA, hrpb_c
                                       &plan->hrpb_dev);
     if (st != TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) return st;
     tcspmm_clear_error();
-    TCSPMM_TRY(hrpb_build(plan->input, plan->opt.panel_rows, plan->opt.host_threads, &plan->hrpb));
-    hrpb_count(&plan->hrpb, counts);
-    return TCSPMM_SUCCESS;
+    return build_hrpb_host(plan, dA, counts);
 }
 
 /* Builds HRPB, its metrics and its virtual panels. */
@@ -75,12 +95,8 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
     const tcspmm_options *opt = &plan->opt;
     double t0 = now_ms();
     hrpb_counts counts;
-    if (dA->row_ptr) {
-        TCSPMM_TRY(build_hrpb_gpu(plan, dA, &counts));
-    } else {
-        TCSPMM_TRY(hrpb_build(plan->input, opt->panel_rows, opt->host_threads, &plan->hrpb));
-        hrpb_count(&plan->hrpb, &counts);
-    }
+    if (dA->row_ptr) TCSPMM_TRY(build_hrpb_gpu(plan, dA, &counts));
+    else TCSPMM_TRY(build_hrpb_host(plan, dA, &counts));
     hrpb_metrics_counted(&plan->hrpb, &counts, &plan->info);
 
     int blocks_per_sm = DEFAULT_BLOCKS_PER_SM;
@@ -105,7 +121,7 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
 /* A structured matrix goes to the sparse tensor cores only when it is dense
  * enough for their dense-over-K work to pay: its entries fill at least a
  * quarter of the compressed slots (rows x cols / 2). */
-static int sparse24_dense_enough(const tcspmm_csr *A)
+static int sparse24_dense_enough(const tcspmm_info *A)
 {
     return (double)A->nnz * 4.0 >= (double)A->rows * (double)A->cols / 2.0;
 }
@@ -135,7 +151,7 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     tcspmm_info *info = &plan->info;
     char *why = plan->path_reason;
     size_t len = sizeof plan->path_reason;
-    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(plan->input);
+    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->info);
     if (want == TCSPMM_PATH_SPARSE24 && !sparse24_fits(s, prec))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "plan: the sparse24 path needs a %s matrix for precision %s; this one is %s",
@@ -168,8 +184,11 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
 static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
 {
     double t0 = now_ms();
+    const tcspmm_csr *A = NULL;
+    if (plan->info.path == TCSPMM_PATH_CUSPARSE || plan->info.path == TCSPMM_PATH_SPARSE24)
+        TCSPMM_TRY(host_input(plan, dA, &A));
     if (plan->info.path == TCSPMM_PATH_CUSPARSE)
-        TCSPMM_TRY(cusparse_path_create(plan->input, dA->row_ptr ? dA : NULL, &plan->cusparse));
+        TCSPMM_TRY(cusparse_path_create(A, dA->row_ptr ? dA : NULL, &plan->cusparse));
     if (plan->info.path == TCSPMM_PATH_HRPB && plan->hrpb_dev)
         TCSPMM_TRY(hrpb_gpu_set_split(plan->hrpb_dev, &plan->split, plan->info.precision));
     else if (plan->info.path == TCSPMM_PATH_HRPB)
@@ -180,7 +199,7 @@ static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
     }
     if (plan->info.path == TCSPMM_PATH_SPARSE24) {
         sp24 compressed;
-        TCSPMM_TRY(sp24_compress(plan->input, plan->opt.precision, plan->opt.host_threads, &compressed));
+        TCSPMM_TRY(sp24_compress(A, plan->opt.precision, plan->opt.host_threads, &compressed));
         tcspmm_status st = sp24_gpu_upload(&compressed, &plan->sp24_dev);
         sp24_free(&compressed);
         TCSPMM_TRY(st);
@@ -218,27 +237,70 @@ static tcspmm_status check_entries(tcspmm_plan *plan, const tcspmm_csr *A, csr_g
     return bad_row < 0 ? TCSPMM_SUCCESS : csr_fail_bad_row(bad_row);
 }
 
-static tcspmm_status plan_fill(tcspmm_plan *plan, const tcspmm_csr *A, csr_gpu *dA)
+/* What follows the checks, for both kinds of input: the path, the upload,
+ * and the host copy of A where the path keeps one (the HRPB and cuSPARSE
+ * paths keep A on the device only, and spmm_host copies it back; the
+ * sparse24 path rounds it there). */
+static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu *dA)
 {
     tcspmm_info *info = &plan->info;
+    info->structure = sparse24_structure_name(s);
+    TCSPMM_TRY(choose_path(plan, s, dA));
+    const tcspmm_csr *A = NULL;
+    const int keeps_host = info->path == TCSPMM_PATH_CPU || info->path == TCSPMM_PATH_SPARSE24;
+    if (keeps_host) TCSPMM_TRY(host_input(plan, dA, &A)); /* before dA goes */
+    if (info->path != TCSPMM_PATH_CUSPARSE) csr_gpu_free(dA); /* room for the upload */
+    TCSPMM_TRY(upload(plan, dA));
+    if (keeps_host && A != &plan->A) TCSPMM_TRY(csr_copy(A, &plan->A));
+    if (!keeps_host) tcspmm_csr_free(&plan->A); /* a download the cuSPARSE path needed */
+    plan->input = NULL;
+    return TCSPMM_SUCCESS;
+}
+
+static void set_sizes(tcspmm_info *info, const tcspmm_csr *A)
+{
     info->rows = A->rows;
     info->cols = A->cols;
     info->nnz = A->nnz;
     info->synergy = "";
+}
+
+/* A plan from a host CSR whose sizes and row_ptr are checked. */
+static tcspmm_status plan_fill_host(tcspmm_plan *plan, const tcspmm_csr *A, csr_gpu *dA)
+{
+    set_sizes(&plan->info, A);
     TCSPMM_TRY(find_device(plan));
     sp24_structure s;
     TCSPMM_TRY(check_entries(plan, A, dA, &s));
-    info->structure = sparse24_structure_name(s);
     plan->input = A;
-    TCSPMM_TRY(choose_path(plan, s, dA));
-    if (info->path != TCSPMM_PATH_CUSPARSE) csr_gpu_free(dA); /* room for the upload */
-    TCSPMM_TRY(upload(plan, dA));
+    return plan_complete(plan, s, dA);
+}
+
+/* A plan from a CSR in device memory whose sizes are checked: copied into
+ * dA on the device and checked there. */
+static tcspmm_status plan_fill_device(tcspmm_plan *plan, const tcspmm_csr *A, csr_gpu *dA)
+{
+    set_sizes(&plan->info, A);
+    TCSPMM_TRY(find_device(plan));
+    if (plan->device < 0)
+        return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_plan_create_device: %s",
+                           plan->path_reason);
+    const char *instead = "use tcspmm_plan_create for host arrays";
+    TCSPMM_TRY(check_device_pointer(A->row_ptr, "tcspmm_plan_create_device: row_ptr", instead));
+    if (A->nnz > 0) {
+        TCSPMM_TRY(check_device_pointer(A->col_idx, "tcspmm_plan_create_device: col_idx", instead));
+        TCSPMM_TRY(check_device_pointer(A->values, "tcspmm_plan_create_device: values", instead));
+    }
+    double t0 = now_ms();
+    TCSPMM_TRY(csr_gpu_copy(A, dA));
+    plan->info.upload_ms += now_ms() - t0;
+    TCSPMM_TRY(csr_gpu_check_row_ptr(dA));
+    int64_t bad_row;
+    sp24_structure s;
+    TCSPMM_TRY(csr_gpu_check(dA, &bad_row, &s));
+    if (bad_row >= 0) return csr_fail_bad_row(bad_row);
     plan->input = NULL;
-    /* The HRPB and cuSPARSE paths keep A on the device only (spmm_host
-     * copies it back); the sparse24 one rounds it there. */
-    if (info->path == TCSPMM_PATH_CPU || info->path == TCSPMM_PATH_SPARSE24)
-        TCSPMM_TRY(csr_copy(A, &plan->A));
-    return TCSPMM_SUCCESS;
+    return plan_complete(plan, s, dA);
 }
 
 /* Frees everything a plan holds; keeps this thread's error message. */
@@ -254,21 +316,19 @@ static void plan_free(tcspmm_plan *plan)
     free(plan);
 }
 
-tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
+typedef tcspmm_status (*plan_fill_fn)(tcspmm_plan *, const tcspmm_csr *, csr_gpu *);
+
+/* The plan from A (checked as far as fill expects) and opt, or an error. */
+static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt, plan_fill_fn fill,
                                  tcspmm_plan **out)
 {
-    tcspmm_clear_error();
-    if (!A || !out)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_create: A or plan is NULL");
-    *out = NULL;
-    TCSPMM_TRY(csr_validate_row_ptr(A)); /* the entries are checked in plan_fill */
     tcspmm_plan *plan = calloc(1, sizeof *plan);
     if (!plan) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "tcspmm_plan_create: out of memory");
     if (opt) plan->opt = *opt;
     else tcspmm_options_init(&plan->opt);
     tcspmm_status st = options_check(&plan->opt);
     csr_gpu dA = {0};
-    if (!st) st = plan_fill(plan, A, &dA);
+    if (!st) st = fill(plan, A, &dA);
     csr_gpu_free(&dA);
     if (st) {
         plan_free(plan);
@@ -281,6 +341,39 @@ tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
     }
     *out = plan;
     return TCSPMM_SUCCESS;
+}
+
+tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
+                                 tcspmm_plan **out)
+{
+    tcspmm_clear_error();
+    if (!A || !out)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_create: A or plan is NULL");
+    *out = NULL;
+    TCSPMM_TRY(csr_validate_row_ptr(A)); /* the entries are checked in plan_fill_host */
+    return plan_create(A, opt, plan_fill_host, out);
+}
+
+tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *dA, const tcspmm_options *opt,
+                                        tcspmm_plan **out)
+{
+    tcspmm_clear_error();
+    if (!dA || !out)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "tcspmm_plan_create_device: A or plan is NULL");
+    *out = NULL;
+    if (dA->rows < 0 || dA->cols < 0 || dA->nnz < 0 || !dA->row_ptr ||
+        (dA->nnz > 0 && (!dA->col_idx || !dA->values)))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
+                           "tcspmm_plan_create_device: a negative size or a NULL array");
+    if (dA->cols > INT32_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "csr: more than 2^31-1 columns");
+    if (dA->rows >= INT32_MAX || dA->nnz >= INT32_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "tcspmm_plan_create_device: %lld rows and %lld entries; device input "
+                           "needs both below 2^31-1 (use tcspmm_plan_create)",
+                           (long long)dA->rows, (long long)dA->nnz);
+    return plan_create(dA, opt, plan_fill_device, out);
 }
 
 tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info)

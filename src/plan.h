@@ -27,4 +27,9 @@ struct tcspmm_plan {
     const void *checked_B, *checked_C; /* the last pointers found to be device memory */
 };
 
+/* Refuses host pointers where device memory is needed (a kernel reading
+ * them would fault and poison the whole CUDA context): "<what> is not
+ * device memory (<instead>)". In spmm.c. */
+tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead);
+
 #endif

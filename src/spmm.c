@@ -36,17 +36,14 @@ static tcspmm_status check_args(const char *fn, const tcspmm_plan *plan, int64_t
     return TCSPMM_SUCCESS;
 }
 
-/* Refuses host pointers where device memory is needed: a kernel reading
- * them would fault and poison the whole CUDA context. */
-static tcspmm_status check_device_pointer(const void *p, const char *name)
+tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead)
 {
     struct cudaPointerAttributes attr;
     cudaError_t e = cudaPointerGetAttributes(&attr, p);
     if (e != cudaSuccess) return tcspmm_cuda_status(e, "cudaPointerGetAttributes", __FILE__, __LINE__);
     if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "tcspmm_spmm: %s is not device memory (use tcspmm_spmm_host for host arrays)",
-                           name);
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s is not device memory (%s)", what,
+                           instead);
     return TCSPMM_SUCCESS;
 }
 
@@ -88,11 +85,11 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&current)));
     if (current != plan->device) TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(plan->device)));
     if (plan->info.cols > 0 && dB != plan->checked_B) { /* solvers reuse buffers: ask once */
-        TCSPMM_TRY(check_device_pointer(dB, "B"));
+        TCSPMM_TRY(check_device_pointer(dB, "tcspmm_spmm: B", "use tcspmm_spmm_host for host arrays"));
         plan->checked_B = dB;
     }
     if (dC != plan->checked_C) {
-        TCSPMM_TRY(check_device_pointer(dC, "C"));
+        TCSPMM_TRY(check_device_pointer(dC, "tcspmm_spmm: C", "use tcspmm_spmm_host for host arrays"));
         plan->checked_C = dC;
     }
     switch (plan->info.path) {

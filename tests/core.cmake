@@ -15,3 +15,5 @@ set_tests_properties(test_install PROPERTIES LABELS cpu)
 tcspmm_add_test(gpu_csr_check SOURCES gpu_csr_check.c matgen.c sparse24_gen.c LABELS gpu)
 # Plans and products with the device memory nearly all taken (label gpu).
 tcspmm_add_test(gpu_oom SOURCES gpu_oom.c matgen.c LABELS gpu)
+# Plans from a CSR already in device memory (label gpu).
+tcspmm_add_test(gpu_device_input SOURCES gpu_device_input.c matgen.c sparse24_gen.c LABELS gpu)

@@ -121,9 +121,17 @@ static void test_cpu_plan(void)
     tcspmm_info info;
     CHECK_OK(tcspmm_plan_info(plan, &info));
     CHECK(info.rows == 3 && info.cols == 4 && info.nnz == 4);
+    tcspmm_plan *device_plan = NULL;
+    CHECK(tcspmm_plan_create_device(NULL, NULL, &device_plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    tcspmm_csr huge = A;
+    huge.rows = INT32_MAX;
+    CHECK(tcspmm_plan_create_device(&huge, NULL, &device_plan) == TCSPMM_ERROR_UNSUPPORTED);
+    CHECK(device_plan == NULL);
     if (!info.has_gpu) {
         CHECK(info.path == TCSPMM_PATH_CPU);
         CHECK(strstr(info.path_reason, "no CUDA device") != NULL);
+        CHECK(tcspmm_plan_create_device(&A, NULL, &device_plan) == TCSPMM_ERROR_NO_DEVICE);
+        CHECK(device_plan == NULL && strstr(tcspmm_last_error(), "no CUDA device") != NULL);
         float B[4] = {1, 2, 3, 4}, C[3];
         CHECK(tcspmm_spmm(plan, 1, 1.0f, B, 1, 0.0f, C, 1, TCSPMM_LAYOUT_ROW_MAJOR, NULL) ==
               TCSPMM_ERROR_NO_DEVICE);

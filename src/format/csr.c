@@ -74,6 +74,13 @@ tcspmm_status csr_fail_bad_row(int64_t row)
                        (long long)row);
 }
 
+tcspmm_status csr_fail_row_ptr_ends(int64_t first, int64_t last, int64_t nnz)
+{
+    return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
+                       "csr: row_ptr[0]=%lld and row_ptr[rows]=%lld; expected 0 and nnz=%lld",
+                       (long long)first, (long long)last, (long long)nnz);
+}
+
 tcspmm_status csr_validate_row_ptr(const tcspmm_csr *A)
 {
     if (!A) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "csr_validate: A is NULL");
@@ -84,10 +91,7 @@ tcspmm_status csr_validate_row_ptr(const tcspmm_csr *A)
     if (!A->row_ptr || (A->nnz > 0 && (!A->col_idx || !A->values)))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX, "csr: NULL array");
     if (A->row_ptr[0] != 0 || A->row_ptr[A->rows] != A->nnz)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
-                           "csr: row_ptr[0]=%lld and row_ptr[rows]=%lld; expected 0 and nnz=%lld",
-                           (long long)A->row_ptr[0], (long long)A->row_ptr[A->rows],
-                           (long long)A->nnz);
+        return csr_fail_row_ptr_ends(A->row_ptr[0], A->row_ptr[A->rows], A->nnz);
     int64_t bad_row = INT64_MAX;
 #pragma omp parallel for schedule(static) reduction(min : bad_row)
     for (int64_t i = 0; i < A->rows; i++) {

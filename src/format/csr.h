@@ -19,8 +19,10 @@ tcspmm_status csr_copy(const tcspmm_csr *A, tcspmm_csr *out);
  * csr_gpu_check does the entries' on the device. */
 tcspmm_status csr_validate_row_ptr(const tcspmm_csr *A);
 
-/* The error tcspmm_csr_validate gives for the first bad row. */
+/* The errors tcspmm_csr_validate gives for the first bad row and for
+ * row_ptr[0] != 0 or row_ptr[rows] != nnz. */
 tcspmm_status csr_fail_bad_row(int64_t row);
+tcspmm_status csr_fail_row_ptr_ends(int64_t first, int64_t last, int64_t nnz);
 
 /* malloc for arrays of megabytes, backed by huge pages where the system
  * allows (large_alloc.c); free() releases it. */

@@ -1,8 +1,9 @@
-/* csr_check_gpu.cu: csr_gpu_check, the entry half of tcspmm_csr_validate and
- * sparse24_detect on a device CSR, so that a plan with a GPU reads its
- * entries on the host only to upload them.
+/* csr_check_gpu.cu: tcspmm_csr_validate and sparse24_detect on a device
+ * CSR: csr_gpu_check_row_ptr (for arrays that never were on the host) and
+ * csr_gpu_check, the entry checks and the structure, so that a plan with a
+ * GPU reads its entries on the host only to upload them.
  *
- * One warp per row: lane l checks entries start + l, start + l + 32, ...:
+ * csr_gpu_check: one warp per row; lane l checks entries start + l, +32, ...:
  * the column is in range and above its left neighbour's, the value finite;
  * and, for a non-zero value, how many non-zero entries before it in the row
  * share its aligned group of 4 columns (they are among the 3 entries to its
@@ -14,6 +15,7 @@
 
 #include "../csr_gpu.h"
 #include "../error.h"
+#include "../format/csr.h"
 
 enum { WARPS = 8 };
 
@@ -39,6 +41,36 @@ __global__ static void check_rows(const int64_t *row_ptr, const int32_t *col_idx
     }
     if (!ok) atomicMin(bad_row, (unsigned long long)i);
     if (structure != SP24_1TO2) atomicMin(weakest, structure);
+}
+
+/* Rows whose offsets are out of order or out of [0, nnz]. */
+__global__ static void check_offsets(const int64_t *row_ptr, int64_t rows, int64_t nnz,
+                                     unsigned long long *bad_row)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows) return;
+    const int64_t b = row_ptr[i], e = row_ptr[i + 1];
+    if (!(b <= e && b >= 0 && e <= nnz)) atomicMin(bad_row, (unsigned long long)i);
+}
+
+extern "C" tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A)
+{
+    int64_t ends[2] = {0, 0};
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&ends[0], A->row_ptr, 8, cudaMemcpyDeviceToHost)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&ends[1], A->row_ptr + A->rows, 8, cudaMemcpyDeviceToHost)));
+    if (ends[0] != 0 || ends[1] != A->nnz) return csr_fail_row_ptr_ends(ends[0], ends[1], A->nnz);
+    if (A->rows == 0) return TCSPMM_SUCCESS;
+    unsigned long long *d_bad = NULL, bad = ~0ull;
+    tcspmm_status st = TCSPMM_CUDA(cudaMalloc((void **)&d_bad, sizeof bad));
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(d_bad, &bad, sizeof bad, cudaMemcpyHostToDevice));
+    if (!st) {
+        check_offsets<<<(unsigned)((A->rows + 255) / 256), 256>>>(A->row_ptr, A->rows, A->nnz, d_bad);
+        st = TCSPMM_CUDA(cudaGetLastError());
+    }
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+    cudaFree(d_bad);
+    if (st) return st;
+    return bad == ~0ull ? TCSPMM_SUCCESS : csr_fail_bad_row((int64_t)bad);
 }
 
 extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row,

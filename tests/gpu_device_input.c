@@ -1,0 +1,181 @@
+/* gpu_device_input.c: tcspmm_plan_create_device, plans from a CSR already in
+ * device memory. On the edge cases, the bundled matrices and a 1:2 matrix,
+ * for every path: the caller's device arrays are freed right after the
+ * plan is made, and the product (on the host for the cpu path) matches the
+ * float64 reference; the auto plan's metrics and choice equal those of a
+ * plan from the same host CSR. Bad input gets the host validation's
+ * errors: row_ptr ends, a row out of order, a NaN, a column out of range;
+ * host arrays are refused. */
+#include <cuda_runtime.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/csr.h"
+#include "harness.h"
+#include "matgen.h"
+#include "reference.h"
+#include "sparse24_gen.h"
+
+static uint64_t seed = 9000;
+
+/* dA = A with its three arrays copied to the device. */
+static void to_device(const tcspmm_csr *A, tcspmm_csr *dA)
+{
+    *dA = *A;
+    dA->row_ptr = NULL, dA->col_idx = NULL, dA->values = NULL;
+    const size_t rp = ((size_t)A->rows + 1) * 8, ent = (size_t)A->nnz * 4;
+    CHECK(cudaMalloc((void **)&dA->row_ptr, rp) == cudaSuccess);
+    CHECK(cudaMemcpy(dA->row_ptr, A->row_ptr, rp, cudaMemcpyHostToDevice) == cudaSuccess);
+    if (A->nnz == 0) return;
+    CHECK(cudaMalloc((void **)&dA->col_idx, ent) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dA->values, ent) == cudaSuccess);
+    CHECK(cudaMemcpy(dA->col_idx, A->col_idx, ent, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(dA->values, A->values, ent, cudaMemcpyHostToDevice) == cudaSuccess);
+}
+
+static void free_device(tcspmm_csr *dA)
+{
+    cudaFree(dA->row_ptr);
+    cudaFree(dA->col_idx);
+    cudaFree(dA->values);
+    memset(dA, 0, sizeof *dA);
+}
+
+/* One product with a fresh B and beta != 0, on the device (or the host for
+ * a cpu plan), against float64. */
+static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int on_host, const char *what)
+{
+    const int64_t n = 19;
+    test_operands t;
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 3, 0.25f, seed);
+    seed += 2;
+    if (on_host) {
+        CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, 0.25f, t.C, t.ldc,
+                                  TCSPMM_LAYOUT_ROW_MAJOR));
+    } else {
+        float *dB = NULL, *dC = NULL;
+        CHECK(cudaMalloc((void **)&dB, t.bsize * 4 + 4) == cudaSuccess);
+        CHECK(cudaMalloc((void **)&dC, t.csize * 4 + 4) == cudaSuccess);
+        CHECK(cudaMemcpy(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK(cudaMemcpy(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK_OK(tcspmm_spmm(plan, n, 1.5f, dB, t.ldb, 0.25f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                             NULL));
+        CHECK(cudaMemcpy(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        cudaFree(dB);
+        cudaFree(dC);
+    }
+    CHECK_OK(reference_spmm(A, n, 1.5f, t.B, t.ldb, 0.25f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                            t.ref));
+    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
+                                            1e-3);
+    if (!r.pass) printf("%s: rel_err %.2e nonfinite %lld FAIL\n", what, r.rel_err,
+                        (long long)r.nonfinite);
+    CHECK(r.pass);
+    test_operands_free(&t);
+}
+
+/* Every path from device arrays; auto also against a plan from the host. */
+static void check_matrix(const tcspmm_csr *A, const char *what)
+{
+    const tcspmm_path paths[] = {TCSPMM_PATH_AUTO, TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE,
+                                 TCSPMM_PATH_CPU};
+    for (int p = 0; p < 4; p++) {
+        tcspmm_options opt;
+        tcspmm_options_init(&opt);
+        opt.path = paths[p];
+        tcspmm_csr dA;
+        to_device(A, &dA);
+        tcspmm_plan *plan = NULL;
+        CHECK_OK(tcspmm_plan_create_device(&dA, &opt, &plan));
+        free_device(&dA); /* the plan must not need it */
+        if (!plan) continue;
+        tcspmm_info info;
+        CHECK_OK(tcspmm_plan_info(plan, &info));
+        CHECK(paths[p] == TCSPMM_PATH_AUTO || info.path == paths[p]);
+        check_product(plan, A, info.path == TCSPMM_PATH_CPU, what);
+        if (paths[p] == TCSPMM_PATH_AUTO) {
+            tcspmm_plan *host_plan = NULL;
+            CHECK_OK(tcspmm_plan_create(A, &opt, &host_plan));
+            tcspmm_info hi;
+            if (host_plan && !tcspmm_plan_info(host_plan, &hi))
+                CHECK(hi.path == info.path && hi.blocks == info.blocks && hi.alpha == info.alpha &&
+                      !strcmp(hi.structure, info.structure));
+            tcspmm_plan_destroy(host_plan);
+        }
+        tcspmm_plan_destroy(plan);
+    }
+}
+
+/* A bad copy of A on the device is refused with the host validation's error. */
+static void check_refused(const tcspmm_csr *A, const char *what)
+{
+    tcspmm_status host_st = tcspmm_csr_validate(A);
+    char host_msg[512];
+    snprintf(host_msg, sizeof host_msg, "%s", tcspmm_last_error());
+    tcspmm_csr dA;
+    to_device(A, &dA);
+    tcspmm_plan *plan = NULL;
+    tcspmm_status st = tcspmm_plan_create_device(&dA, NULL, &plan);
+    free_device(&dA);
+    if (st != host_st || strcmp(host_msg, tcspmm_last_error()))
+        printf("%s: host '%s', device '%s'\n", what, host_msg, tcspmm_last_error());
+    CHECK(host_st == TCSPMM_ERROR_INVALID_MATRIX && st == host_st && plan == NULL &&
+          !strcmp(host_msg, tcspmm_last_error()));
+}
+
+static void test_bad_input(void)
+{
+    tcspmm_csr A;
+    CHECK_OK(matgen_random(50, 40, 0.3, 77, &A));
+    tcspmm_csr B;
+    CHECK_OK(csr_copy(&A, &B));
+    B.row_ptr[50] = B.nnz - 1;
+    check_refused(&B, "row_ptr[rows] != nnz");
+    tcspmm_csr_free(&B);
+    CHECK_OK(csr_copy(&A, &B));
+    int64_t t = B.row_ptr[5];
+    B.row_ptr[5] = B.row_ptr[6] + 1 <= B.nnz ? B.row_ptr[6] + 1 : B.nnz;
+    B.row_ptr[6] = t;
+    check_refused(&B, "row_ptr out of order");
+    tcspmm_csr_free(&B);
+    CHECK_OK(csr_copy(&A, &B));
+    B.values[B.row_ptr[30]] = NAN;
+    check_refused(&B, "NaN");
+    tcspmm_csr_free(&B);
+    CHECK_OK(csr_copy(&A, &B));
+    B.col_idx[B.row_ptr[12] + 1] = 40;
+    check_refused(&B, "column out of range");
+    tcspmm_csr_free(&B);
+
+    tcspmm_plan *plan = NULL; /* host arrays */
+    CHECK(tcspmm_plan_create_device(&A, NULL, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL && strstr(tcspmm_last_error(), "not device memory") != NULL);
+    tcspmm_csr_free(&A);
+}
+
+int main(void)
+{
+    tests_require_gpu();
+    for (int c = 0; c < matgen_num_cases(); c++) {
+        tcspmm_csr A;
+        const char *name = "";
+        CHECK_OK(matgen_case(c, 600 + c, &A, &name));
+        check_matrix(&A, name);
+        tcspmm_csr_free(&A);
+    }
+    const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz"};
+    for (int f = 0; f < 3; f++) {
+        tcspmm_csr A;
+        CHECK_OK(tcspmm_read_mtx(tests_data(files[f]), &A));
+        check_matrix(&A, files[f]);
+        tcspmm_csr_free(&A);
+    }
+    tcspmm_csr S; /* 1:2 and dense enough: auto takes the sparse24 path */
+    CHECK_OK(sp24_gen(200, 160, SP24_1TO2, 0.0, 5, &S));
+    check_matrix(&S, "1:2");
+    tcspmm_csr_free(&S);
+    test_bad_input();
+    return tests_finish();
+}
