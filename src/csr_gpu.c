@@ -2,10 +2,11 @@
  * (csr_gpu.h).
  *
  * Large arrays go up through two small pinned staging buffers: all host
- * threads copy a piece into one while the copy engine sends the other. A
- * plain cudaMemcpy from pageable memory ran at 7-10 GB/s on the lent H100's
- * host, the staged copy at about 38 GB/s; pinning costs about 0.5 ms per MB,
- * hence small buffers, and below STAGED_MIN bytes the plain copy. */
+ * threads copy a piece into one while the copy engine sends the other. On
+ * the lent H100's host a plain cudaMemcpy from pageable memory ran at 7-10
+ * GB/s, this at about 16 GB/s (pinning included); pinning costs about 0.5 ms
+ * per MB, and 4 or 8 MB buffers were no faster (bench/NOTES.md), hence 2 MB
+ * buffers, and below STAGED_MIN bytes the plain copy. */
 #include "csr_gpu.h"
 
 #include "error.h"
