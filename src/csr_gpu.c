@@ -9,6 +9,7 @@
  * buffers, and below STAGED_MIN bytes the plain copy. */
 #include "csr_gpu.h"
 
+#include "device_copy.h"
 #include "error.h"
 #include "format/csr.h"
 
@@ -74,10 +75,9 @@ static tcspmm_status stager_send(stager *s, void *dst, const void *src, size_t b
 static tcspmm_status copy_in(stager *s, void **dst, const void *src, size_t bytes,
                              enum cudaMemcpyKind kind)
 {
-    if (bytes == 0) return TCSPMM_SUCCESS;
+    if (!s->stream || bytes == 0) return device_copy_in(dst, src, bytes, kind);
     TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(dst, bytes)));
-    if (s->stream) return stager_send(s, *dst, src, bytes);
-    return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, kind));
+    return stager_send(s, *dst, src, bytes);
 }
 
 static tcspmm_status copy_arrays(const tcspmm_csr *A, stager *s, enum cudaMemcpyKind kind,

@@ -18,6 +18,13 @@ typedef struct csr_gpu {
     float *values;    /* nnz, device */
 } csr_gpu;
 
+/* Whether a matrix of these sizes can live as a csr_gpu: the device build
+ * and checks count rows and entries in int32. */
+static inline int csr_gpu_fits(int64_t rows, int64_t nnz)
+{
+    return rows >= 0 && rows < INT32_MAX && nnz >= 0 && nnz < INT32_MAX;
+}
+
 /* Copies a validated host CSR to the current device. */
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out);
 

@@ -1,6 +1,5 @@
-/* cusparse_path.c: the cuSPARSE path: A uploaded once as a device CSR
- * (32-bit indices when nnz fits, else 64-bit; the plan's device copy taken
- * over when it has one), cusparseSpMM per call, one
+/* cusparse_path.c: the cuSPARSE path: A once as a device CSR (32-bit
+ * indices when nnz fits, taking over the plan's device copy, else 64-bit), cusparseSpMM per call, one
  * workspace kept and grown across calls, CSR_ALG3's preprocessing redone
  * only when the call's shape or buffers change (it is tied to them), and the
  * fastest algorithm measured once per (N, layout). CSR_ALG3 runs on a
@@ -10,6 +9,7 @@
  * faulted with a misaligned address). A plan runs one SpMM at a time. */
 #include "cusparse_path.h"
 
+#include "device_copy.h"
 #include "error.h"
 #include "format/csr.h"
 #include "gpu_timer.h"
@@ -66,14 +66,6 @@ const char *cusparse_path_alg_name(int alg)
 }
 
 
-/* *dst = a device copy of bytes bytes of src. */
-static tcspmm_status upload(void **dst, const void *src, size_t bytes)
-{
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(dst, bytes ? bytes : 4)));
-    return bytes ? TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice))
-                 : TCSPMM_SUCCESS;
-}
-
 /* A's indices widened (idx64) or narrowed to the index type, uploaded. */
 static tcspmm_status upload_converted(void **dst, const void *src64, const void *src32,
                                       int64_t count, int idx64)
@@ -86,26 +78,42 @@ static tcspmm_status upload_converted(void **dst, const void *src64, const void 
         if (idx64) ((int64_t *)tmp)[i] = src64 ? ((const int64_t *)src64)[i] : ((const int32_t *)src32)[i];
         else ((int32_t *)tmp)[i] = (int32_t)((const int64_t *)src64)[i];
     }
-    tcspmm_status st = upload(dst, tmp, bytes);
+    tcspmm_status st = device_copy_in(dst, tmp, bytes, cudaMemcpyHostToDevice);
     free(tmp);
     return st;
 }
 
-/* The device arrays: row_ptr in the index type; col_idx and values taken
- * over from dA when given (32-bit indices), else uploaded. */
-static tcspmm_status device_arrays(const tcspmm_csr *A, csr_gpu *dA, cusparse_path *p, int idx64)
+/* The device arrays. 64-bit indices: A widened and uploaded. 32-bit: the
+ * device copy dA (made here from A when not given) taken over, row_ptr
+ * narrowed from A's, or from a download of dA's when A is NULL. */
+static tcspmm_status device_arrays(const tcspmm_csr *A, csr_gpu *dA, cusparse_path *p)
 {
-    TCSPMM_TRY(upload_converted(&p->row_ptr, A->row_ptr, NULL, A->rows + 1, idx64));
-    if (idx64) TCSPMM_TRY(upload_converted(&p->col_idx, NULL, A->col_idx, A->nnz, 1));
-    if (dA && !idx64 && dA->col_idx && dA->values) {
-        p->col_idx = dA->col_idx;
-        p->values = dA->values;
-        dA->col_idx = NULL;
-        dA->values = NULL;
-        return TCSPMM_SUCCESS;
+    if (p->nnz > INT32_MAX) {
+        TCSPMM_TRY(upload_converted(&p->row_ptr, A->row_ptr, NULL, p->rows + 1, 1));
+        TCSPMM_TRY(upload_converted(&p->col_idx, NULL, A->col_idx, p->nnz, 1));
+        return device_copy_in((void **)&p->values, A->values, (size_t)p->nnz * sizeof(float),
+                              cudaMemcpyHostToDevice);
     }
-    if (!idx64) TCSPMM_TRY(upload(&p->col_idx, A->col_idx, (size_t)A->nnz * sizeof(int32_t)));
-    return upload((void **)&p->values, A->values, (size_t)A->nnz * sizeof(float));
+    csr_gpu own = {0};
+    if (!dA) {
+        TCSPMM_TRY(csr_gpu_upload(A, &own));
+        dA = &own;
+    }
+    p->col_idx = dA->col_idx;
+    p->values = dA->values;
+    dA->col_idx = NULL;
+    dA->values = NULL;
+    int64_t *fetched = NULL;
+    const size_t row_bytes = ((size_t)p->rows + 1) * sizeof(int64_t);
+    tcspmm_status st = TCSPMM_SUCCESS;
+    if (!A && !(fetched = malloc(row_bytes)))
+        st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "cusparse_path: out of host memory");
+    else if (!A)
+        st = TCSPMM_CUDA(cudaMemcpy(fetched, dA->row_ptr, row_bytes, cudaMemcpyDeviceToHost));
+    if (!st) st = upload_converted(&p->row_ptr, A ? A->row_ptr : fetched, NULL, p->rows + 1, 0);
+    free(fetched);
+    csr_gpu_free(&own);
+    return st;
 }
 
 tcspmm_status cusparse_path_create(const tcspmm_csr *A, csr_gpu *dA, cusparse_path **out)
@@ -113,19 +121,18 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, csr_gpu *dA, cusparse_pa
     *out = NULL;
     cusparse_path *p = calloc(1, sizeof *p);
     if (!p) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "cusparse_path: out of host memory");
-    p->rows = A->rows;
-    p->cols = A->cols;
-    p->nnz = A->nnz;
-    int idx64 = A->nnz > INT32_MAX;
-    cusparseIndexType_t it = idx64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
-    tcspmm_status st = device_arrays(A, dA, p, idx64);
+    p->rows = dA ? dA->rows : A->rows;
+    p->cols = dA ? dA->cols : A->cols;
+    p->nnz = dA ? dA->nnz : A->nnz;
+    cusparseIndexType_t it = p->nnz > INT32_MAX ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+    tcspmm_status st = device_arrays(A, dA, p);
     if (!st) st = TCSPMM_CUSPARSE(cusparseCreate(&p->handle));
     if (!st)
-        st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A, A->rows, A->cols, A->nnz, p->row_ptr,
+        st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A, p->rows, p->cols, p->nnz, p->row_ptr,
                                                p->col_idx, p->values, it, it,
                                                CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     if (!st)
-        st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A_alg3, A->rows, A->cols, A->nnz, p->row_ptr,
+        st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A_alg3, p->rows, p->cols, p->nnz, p->row_ptr,
                                                p->col_idx, p->values, it, it,
                                                CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     if (st) {

@@ -25,9 +25,10 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *d
                                      const float *dC, int64_t ldc, tcspmm_layout layout,
                                      void *stream, int *alg);
 
-/* The path for A. dA, when not NULL, is A already on the device: its
- * col_idx and values are taken over (set to NULL in dA) instead of uploaded
- * again when nnz fits 32-bit indices. */
+/* The path for A. dA, when not NULL, is A already on the device (nnz below
+ * 2^31): its col_idx and values are taken over (set to NULL in dA), and A
+ * may then be NULL (row_ptr is read back from dA). Without dA, A is
+ * uploaded. */
 tcspmm_status cusparse_path_create(const tcspmm_csr *A, csr_gpu *dA, cusparse_path **out);
 
 /* C = alpha*A*B + beta*C with algorithm alg. TCSPMM_ERROR_UNSUPPORTED

@@ -184,11 +184,8 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
 static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
 {
     double t0 = now_ms();
-    const tcspmm_csr *A = NULL;
-    if (plan->info.path == TCSPMM_PATH_CUSPARSE || plan->info.path == TCSPMM_PATH_SPARSE24)
-        TCSPMM_TRY(host_input(plan, dA, &A));
-    if (plan->info.path == TCSPMM_PATH_CUSPARSE)
-        TCSPMM_TRY(cusparse_path_create(A, dA->row_ptr ? dA : NULL, &plan->cusparse));
+    if (plan->info.path == TCSPMM_PATH_CUSPARSE) /* plan->input is NULL for device input */
+        TCSPMM_TRY(cusparse_path_create(plan->input, dA->row_ptr ? dA : NULL, &plan->cusparse));
     if (plan->info.path == TCSPMM_PATH_HRPB && plan->hrpb_dev)
         TCSPMM_TRY(hrpb_gpu_set_split(plan->hrpb_dev, &plan->split, plan->info.precision));
     else if (plan->info.path == TCSPMM_PATH_HRPB)
@@ -198,6 +195,8 @@ static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
         plan->hrpb_dev = NULL;
     }
     if (plan->info.path == TCSPMM_PATH_SPARSE24) {
+        const tcspmm_csr *A;
+        TCSPMM_TRY(host_input(plan, dA, &A));
         sp24 compressed;
         TCSPMM_TRY(sp24_compress(A, plan->opt.precision, plan->opt.host_threads, &compressed));
         tcspmm_status st = sp24_gpu_upload(&compressed, &plan->sp24_dev);
@@ -214,8 +213,7 @@ static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
  * indices hold. */
 static int uses_device_csr(const tcspmm_plan *plan, const tcspmm_csr *A)
 {
-    return plan->device >= 0 && plan->opt.path != TCSPMM_PATH_CPU && A->rows < INT32_MAX &&
-           A->nnz < INT32_MAX;
+    return plan->device >= 0 && plan->opt.path != TCSPMM_PATH_CPU && csr_gpu_fits(A->rows, A->nnz);
 }
 
 /* Checks A's entries and finds its structure: on the device, from a copy
@@ -252,7 +250,7 @@ static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu 
     if (info->path != TCSPMM_PATH_CUSPARSE) csr_gpu_free(dA); /* room for the upload */
     TCSPMM_TRY(upload(plan, dA));
     if (keeps_host && A != &plan->A) TCSPMM_TRY(csr_copy(A, &plan->A));
-    if (!keeps_host) tcspmm_csr_free(&plan->A); /* a download the cuSPARSE path needed */
+    if (!keeps_host) tcspmm_csr_free(&plan->A); /* a download the host HRPB build needed */
     plan->input = NULL;
     return TCSPMM_SUCCESS;
 }
@@ -368,7 +366,7 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *dA, const tcspmm_optio
                            "tcspmm_plan_create_device: a negative size or a NULL array");
     if (dA->cols > INT32_MAX)
         return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "csr: more than 2^31-1 columns");
-    if (dA->rows >= INT32_MAX || dA->nnz >= INT32_MAX)
+    if (!csr_gpu_fits(dA->rows, dA->nnz))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "tcspmm_plan_create_device: %lld rows and %lld entries; device input "
                            "needs both below 2^31-1 (use tcspmm_plan_create)",

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csr_gpu.h"
 #include "format/csr.h"
 #include "harness.h"
 #include "matgen.h"
@@ -20,27 +21,11 @@
 
 static uint64_t seed = 9000;
 
-/* dA = A with its three arrays copied to the device. */
-static void to_device(const tcspmm_csr *A, tcspmm_csr *dA)
+/* A's arrays on the device (g) and the caller's view of them (dA). */
+static void to_device(const tcspmm_csr *A, csr_gpu *g, tcspmm_csr *dA)
 {
-    *dA = *A;
-    dA->row_ptr = NULL, dA->col_idx = NULL, dA->values = NULL;
-    const size_t rp = ((size_t)A->rows + 1) * 8, ent = (size_t)A->nnz * 4;
-    CHECK(cudaMalloc((void **)&dA->row_ptr, rp) == cudaSuccess);
-    CHECK(cudaMemcpy(dA->row_ptr, A->row_ptr, rp, cudaMemcpyHostToDevice) == cudaSuccess);
-    if (A->nnz == 0) return;
-    CHECK(cudaMalloc((void **)&dA->col_idx, ent) == cudaSuccess);
-    CHECK(cudaMalloc((void **)&dA->values, ent) == cudaSuccess);
-    CHECK(cudaMemcpy(dA->col_idx, A->col_idx, ent, cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaMemcpy(dA->values, A->values, ent, cudaMemcpyHostToDevice) == cudaSuccess);
-}
-
-static void free_device(tcspmm_csr *dA)
-{
-    cudaFree(dA->row_ptr);
-    cudaFree(dA->col_idx);
-    cudaFree(dA->values);
-    memset(dA, 0, sizeof *dA);
+    CHECK_OK(csr_gpu_upload(A, g));
+    *dA = (tcspmm_csr){A->rows, A->cols, A->nnz, g->row_ptr, g->col_idx, g->values};
 }
 
 /* One product with a fresh B and beta != 0, on the device (or the host for
@@ -85,11 +70,12 @@ static void check_matrix(const tcspmm_csr *A, const char *what)
         tcspmm_options opt;
         tcspmm_options_init(&opt);
         opt.path = paths[p];
+        csr_gpu g;
         tcspmm_csr dA;
-        to_device(A, &dA);
+        to_device(A, &g, &dA);
         tcspmm_plan *plan = NULL;
         CHECK_OK(tcspmm_plan_create_device(&dA, &opt, &plan));
-        free_device(&dA); /* the plan must not need it */
+        csr_gpu_free(&g); /* the plan must not need it */
         if (!plan) continue;
         tcspmm_info info;
         CHECK_OK(tcspmm_plan_info(plan, &info));
@@ -114,11 +100,12 @@ static void check_refused(const tcspmm_csr *A, const char *what)
     tcspmm_status host_st = tcspmm_csr_validate(A);
     char host_msg[512];
     snprintf(host_msg, sizeof host_msg, "%s", tcspmm_last_error());
+    csr_gpu g;
     tcspmm_csr dA;
-    to_device(A, &dA);
+    to_device(A, &g, &dA);
     tcspmm_plan *plan = NULL;
     tcspmm_status st = tcspmm_plan_create_device(&dA, NULL, &plan);
-    free_device(&dA);
+    csr_gpu_free(&g);
     if (st != host_st || strcmp(host_msg, tcspmm_last_error()))
         printf("%s: host '%s', device '%s'\n", what, host_msg, tcspmm_last_error());
     CHECK(host_st == TCSPMM_ERROR_INVALID_MATRIX && st == host_st && plan == NULL &&

@@ -139,3 +139,14 @@ tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     free(t.times);
     return st;
 }
+
+double bench_median_ms(double *ms, int n)
+{
+    for (int i = 1; i < n; i++) /* insertion sort */
+        for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
+            double t = ms[j];
+            ms[j] = ms[j - 1];
+            ms[j - 1] = t;
+        }
+    return ms[n / 2];
+}

@@ -99,17 +99,6 @@ static tcspmm_status round_of(const tcspmm_csr *A, double *ms)
     return TCSPMM_SUCCESS;
 }
 
-static double median(double *x, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && x[j] < x[j - 1]; j--) {
-            double t = x[j];
-            x[j] = x[j - 1];
-            x[j - 1] = t;
-        }
-    return x[n / 2];
-}
-
 static int profile(const char *input, int reps)
 {
     tcspmm_csr A;
@@ -138,12 +127,12 @@ static int profile(const char *input, int reps)
            b.cusparse_alg, b.cusparse_ms, reps);
     double plan_ms = 0;
     for (int s = 0; s < STEPS; s++) {
-        double m = median(ms[s], reps);
+        double m = bench_median_ms(ms[s], reps);
         if (s == 7) plan_ms = m;
         printf("  %-14s %9.2f ms\n", step_names[s], m);
     }
     printf("  plan_create / cuSPARSE SpMM: %.1fx; from device: %.1fx\n", plan_ms / b.cusparse_ms,
-           median(ms[9], reps) / b.cusparse_ms);
+           bench_median_ms(ms[9], reps) / b.cusparse_ms);
     tcspmm_csr_free(&A);
     return 0;
 }

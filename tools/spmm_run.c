@@ -249,13 +249,7 @@ static double warm_plan_ms(const tcspmm_csr *A, const tcspmm_options *opt)
         tcspmm_plan_destroy(plan);
         if (st) return NAN;
     }
-    for (int i = 1; i < PLAN_REPEATS; i++) /* insertion sort */
-        for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
-            double t = ms[j];
-            ms[j] = ms[j - 1];
-            ms[j - 1] = t;
-        }
-    return ms[PLAN_REPEATS / 2];
+    return bench_median_ms(ms, PLAN_REPEATS);
 }
 
 static double bench_cpu(tcspmm_plan *plan, const args *a, int64_t rows, int64_t cols,
@@ -272,11 +266,7 @@ static double bench_cpu(tcspmm_plan *plan, const args *a, int64_t rows, int64_t 
         tcspmm_spmm_host(plan, a->n, a->alpha, B, ldb, a->beta, C, ldc, a->layout);
         t[r] = (omp_get_wtime() - t0) * 1e3;
     }
-    for (int i = 1; i < reps; i++) /* insertion sort: reps is small */
-        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
-            double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x;
-        }
-    med = t[reps / 2];
+    med = bench_median_ms(t, reps);
     free(t);
     return med;
 }

@@ -9,11 +9,13 @@
  * share its aligned group of 4 columns (they are among the 3 entries to its
  * left, columns being increasing) and its aligned pair (the entry to its
  * left): 2 in a group break 2:4, 1 in a pair breaks 1:2. The first bad row
- * and the weakest structure are kept with atomicMin. */
+ * and the weakest structure are kept with atomicMin (both 64-bit words, so
+ * one reduce_on_device serves both checks). */
 #include <cuda_runtime.h>
 #include <math.h>
 
 #include "../csr_gpu.h"
+#include "../device_copy.h"
 #include "../error.h"
 #include "../format/csr.h"
 
@@ -21,12 +23,13 @@ enum { WARPS = 8 };
 
 __global__ static void check_rows(const int64_t *row_ptr, const int32_t *col_idx,
                                   const float *values, int64_t rows, int64_t cols,
-                                  unsigned long long *bad_row, int *weakest)
+                                  unsigned long long *result)
 {
     const int64_t i = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
     if (i >= rows) return;
     const int64_t start = row_ptr[i], end = row_ptr[i + 1];
-    int ok = 1, structure = SP24_1TO2;
+    int ok = 1;
+    unsigned long long structure = SP24_1TO2;
     for (int64_t k = start + threadIdx.x % 32; k < end; k += 32) {
         const int32_t c = col_idx[k];
         ok = ok && c >= 0 && c < cols && isfinite(values[k]) && (k == start || col_idx[k - 1] < c);
@@ -39,8 +42,8 @@ __global__ static void check_rows(const int64_t *row_ptr, const int32_t *col_idx
         }
         if (in_group >= 2) structure = SP24_NONE;
     }
-    if (!ok) atomicMin(bad_row, (unsigned long long)i);
-    if (structure != SP24_1TO2) atomicMin(weakest, structure);
+    if (!ok) atomicMin(&result[0], (unsigned long long)i);
+    if (structure != SP24_1TO2) atomicMin(&result[1], structure);
 }
 
 /* Rows whose offsets are out of order or out of [0, nnz]. */
@@ -53,6 +56,25 @@ __global__ static void check_offsets(const int64_t *row_ptr, int64_t rows, int64
     if (!(b <= e && b >= 0 && e <= nnz)) atomicMin(bad_row, (unsigned long long)i);
 }
 
+/* words[0..count) go to the device, launch(device copy) runs, and they
+ * come back: the reductions of the two checks. */
+template <typename Launch>
+static tcspmm_status reduce_on_device(unsigned long long *words, int count, Launch launch)
+{
+    const size_t bytes = (size_t)count * sizeof *words;
+    unsigned long long *d = NULL;
+    tcspmm_status st = device_copy_in((void **)&d, words, bytes, cudaMemcpyHostToDevice);
+    if (!st) {
+        launch(d);
+        st = TCSPMM_CUDA(cudaGetLastError());
+    }
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(words, d, bytes, cudaMemcpyDeviceToHost));
+    cudaFree(d);
+    return st;
+}
+
+static const unsigned long long NO_ROW = ~0ull;
+
 extern "C" tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A)
 {
     int64_t ends[2] = {0, 0};
@@ -60,17 +82,11 @@ extern "C" tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A)
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&ends[1], A->row_ptr + A->rows, 8, cudaMemcpyDeviceToHost)));
     if (ends[0] != 0 || ends[1] != A->nnz) return csr_fail_row_ptr_ends(ends[0], ends[1], A->nnz);
     if (A->rows == 0) return TCSPMM_SUCCESS;
-    unsigned long long *d_bad = NULL, bad = ~0ull;
-    tcspmm_status st = TCSPMM_CUDA(cudaMalloc((void **)&d_bad, sizeof bad));
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(d_bad, &bad, sizeof bad, cudaMemcpyHostToDevice));
-    if (!st) {
-        check_offsets<<<(unsigned)((A->rows + 255) / 256), 256>>>(A->row_ptr, A->rows, A->nnz, d_bad);
-        st = TCSPMM_CUDA(cudaGetLastError());
-    }
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
-    cudaFree(d_bad);
-    if (st) return st;
-    return bad == ~0ull ? TCSPMM_SUCCESS : csr_fail_bad_row((int64_t)bad);
+    unsigned long long bad = NO_ROW;
+    TCSPMM_TRY(reduce_on_device(&bad, 1, [&](unsigned long long *d) {
+        check_offsets<<<(unsigned)((A->rows + 255) / 256), 256>>>(A->row_ptr, A->rows, A->nnz, d);
+    }));
+    return bad == NO_ROW ? TCSPMM_SUCCESS : csr_fail_bad_row((int64_t)bad);
 }
 
 extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row,
@@ -79,29 +95,12 @@ extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row,
     *bad_row = -1;
     *structure = SP24_1TO2;
     if (A->rows == 0) return TCSPMM_SUCCESS;
-    unsigned long long *d_bad = NULL;
-    int *d_weakest = NULL;
-    const unsigned long long none = ~0ull;
-    const int strongest = SP24_1TO2;
-    tcspmm_status st = TCSPMM_CUDA(cudaMalloc((void **)&d_bad, sizeof none));
-    if (!st) st = TCSPMM_CUDA(cudaMalloc((void **)&d_weakest, sizeof strongest));
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(d_bad, &none, sizeof none, cudaMemcpyHostToDevice));
-    if (!st)
-        st = TCSPMM_CUDA(cudaMemcpy(d_weakest, &strongest, sizeof strongest, cudaMemcpyHostToDevice));
-    if (!st) {
-        const int64_t blocks = (A->rows + WARPS - 1) / WARPS;
-        check_rows<<<(unsigned)blocks, 32 * WARPS>>>(A->row_ptr, A->col_idx, A->values, A->rows,
-                                                     A->cols, d_bad, d_weakest);
-        st = TCSPMM_CUDA(cudaGetLastError());
-    }
-    unsigned long long bad = none;
-    int weakest = strongest;
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(&weakest, d_weakest, sizeof weakest, cudaMemcpyDeviceToHost));
-    cudaFree(d_bad);
-    cudaFree(d_weakest);
-    if (st) return st;
-    *bad_row = bad == none ? -1 : (int64_t)bad;
-    *structure = (sp24_structure)weakest;
+    unsigned long long result[2] = {NO_ROW, SP24_1TO2}; /* first bad row, weakest structure */
+    TCSPMM_TRY(reduce_on_device(result, 2, [&](unsigned long long *d) {
+        check_rows<<<(unsigned)((A->rows + WARPS - 1) / WARPS), 32 * WARPS>>>(
+            A->row_ptr, A->col_idx, A->values, A->rows, A->cols, d);
+    }));
+    *bad_row = result[0] == NO_ROW ? -1 : (int64_t)result[0];
+    *structure = (sp24_structure)result[1];
     return TCSPMM_SUCCESS;
 }

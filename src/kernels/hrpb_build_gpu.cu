@@ -370,8 +370,7 @@ extern "C" tcspmm_status hrpb_gpu_build(const csr_gpu *A, int panel_rows, hrpb *
     if (panel_rows != 16 && panel_rows != 32)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "hrpb_gpu_build: panel_rows is %d; it must be 16 or 32", panel_rows);
-    if (A->rows < 0 || A->rows >= INT32_MAX || A->nnz < 0 || A->nnz >= INT32_MAX ||
-        A->cols < 0 || A->cols > INT32_MAX)
+    if (!csr_gpu_fits(A->rows, A->nnz) || A->cols < 0 || A->cols > INT32_MAX)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "hrpb_gpu_build: %lld x %lld with %lld entries; the device build "
                            "needs rows and nnz below 2^31-1",

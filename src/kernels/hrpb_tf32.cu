@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../device_copy.h"
 #include "../error.h"
 #include "hrpb_gpu_internal.h"
 
@@ -562,15 +563,6 @@ extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_pr
     return TCSPMM_SUCCESS;
 }
 
-/* *dst = a device copy of bytes bytes of src (NULL when bytes == 0). */
-static tcspmm_status upload_array(void **dst, const void *src, size_t bytes)
-{
-    *dst = NULL;
-    if (bytes == 0) return TCSPMM_SUCCESS;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(dst, bytes)));
-    return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
-}
-
 extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
                                             tcspmm_precision precision)
 {
@@ -596,13 +588,14 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     g->split = split_for(precision);
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
-    tcspmm_status st = upload_array((void **)&g->vp_block_ptr, w->vp_block_ptr,
-                                    (size_t)(nv + 1) * sizeof(int64_t));
-    if (!st) st = upload_array((void **)&g->vp_panel, w->vp_panel, (size_t)nv * sizeof(int64_t));
-    if (!st) st = upload_array((void **)&g->vp_split, w->vp_split, (size_t)nv);
+    const cudaMemcpyKind up = cudaMemcpyHostToDevice;
+    tcspmm_status st = device_copy_in((void **)&g->vp_block_ptr, w->vp_block_ptr,
+                                      (size_t)(nv + 1) * sizeof(int64_t), up);
+    if (!st) st = device_copy_in((void **)&g->vp_panel, w->vp_panel, (size_t)nv * sizeof(int64_t), up);
+    if (!st) st = device_copy_in((void **)&g->vp_split, w->vp_split, (size_t)nv, up);
     if (!st)
-        st = upload_array((void **)&g->split_panels, split_panels,
-                          (size_t)nsplit * sizeof(int64_t));
+        st = device_copy_in((void **)&g->split_panels, split_panels,
+                            (size_t)nsplit * sizeof(int64_t), up);
     free(split_panels);
     return st;
 }
@@ -622,11 +615,13 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
     g->rows = h->rows;
     g->cols = h->cols;
     const size_t nb = (size_t)h->num_blocks;
-    tcspmm_status st = upload_array((void **)&g->size_ptr, h->size_ptr, (nb + 1) * sizeof(int64_t));
+    const cudaMemcpyKind up = cudaMemcpyHostToDevice;
+    tcspmm_status st = device_copy_in((void **)&g->size_ptr, h->size_ptr,
+                                      (nb + 1) * sizeof(int64_t), up);
     if (!st)
-        st = upload_array((void **)&g->active_cols, h->active_cols,
-                          nb * HRPB_TK * sizeof(int32_t));
-    if (!st) st = upload_array((void **)&g->packed, h->packed, (size_t)h->size_ptr[nb]);
+        st = device_copy_in((void **)&g->active_cols, h->active_cols,
+                            nb * HRPB_TK * sizeof(int32_t), up);
+    if (!st) st = device_copy_in((void **)&g->packed, h->packed, (size_t)h->size_ptr[nb], up);
     if (!st) st = hrpb_gpu_set_split(g, w, precision);
     if (st) {
         hrpb_gpu_free(g);

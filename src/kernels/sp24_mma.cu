@@ -3,6 +3,7 @@
  * upload and launch. The compressed layout it reads is format/sparse24.h's. */
 #include "sp24_gpu.h"
 
+#include "../device_copy.h"
 #include "../error.h"
 
 #include <cuda_bf16.h>
@@ -356,10 +357,8 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&device));
     if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&g->num_sms, cudaDevAttrMultiProcessorCount,
                                                      device));
-    if (!st) st = TCSPMM_CUDA(cudaMalloc(&g->values, vbytes));
-    if (!st) st = TCSPMM_CUDA(cudaMalloc((void **)&g->meta, ebytes));
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(g->values, s->values, vbytes, cudaMemcpyHostToDevice));
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(g->meta, s->meta, ebytes, cudaMemcpyHostToDevice));
+    if (!st) st = device_copy_in(&g->values, s->values, vbytes, cudaMemcpyHostToDevice);
+    if (!st) st = device_copy_in((void **)&g->meta, s->meta, ebytes, cudaMemcpyHostToDevice);
     if (!st) {
         int e = elem_of(s->precision);
         st = e == ELEM_TF32 ? prepare_elem<ELEM_TF32>()
