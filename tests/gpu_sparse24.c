@@ -1,4 +1,5 @@
-/* gpu_sparse24.c: the mma.sp kernels (sp24_gpu.h) against the float64
+/* gpu_sparse24.c: the structured-sparsity kernels (sp24_gpu.h: mma.sp, and
+ * wgmma.sp where the device has it) against the float64
  * reference: tf32 on 1:2 matrices, bf16/fp16 on 2:4, fp32 or 16-bit B, both
  * layouts, ld above the minimum, odd M, K, N (N = 1 too), alpha and beta,
  * C poisoned with NaN so every element must be written, and the gaps
@@ -16,6 +17,7 @@
 #include "error.h"
 #include "format/csr.h"
 #include "kernels/sp24_gpu.h"
+#include "kernels/sp24_wgmma.h"
 #include "harness.h"
 #include "reference.h"
 #include "rng.h"
@@ -44,7 +46,7 @@ static tcspmm_status rounded_copy(const tcspmm_csr *A, tcspmm_precision p, tcspm
     return TCSPMM_SUCCESS;
 }
 
-static void run_case(const spmm_case *t)
+static void run_case(const spmm_case *t, sp24_kernel kernel)
 {
     sp24_structure structure = t->precision == TCSPMM_PRECISION_TF32 ? SP24_1TO2 : SP24_2TO4;
     int row_major = t->layout == TCSPMM_LAYOUT_ROW_MAJOR;
@@ -107,10 +109,10 @@ static void run_case(const spmm_case *t)
         int in_matrix = row_major ? (minor < t->n && major < t->m) : (minor < t->m && major < t->n);
         if (!in_matrix) gap_written += !isnan(C[i]);
     }
-    printf("  %s %5lld x %5lld x %5lld %s B=%s ld+%lld alpha=%g beta=%g: rel_err %.2e "
+    printf("  %-8s %s %5lld x %5lld x %5lld %s B=%s ld+%lld alpha=%g beta=%g: rel_err %.2e "
            "(rounded inputs %.2e) nonfinite %lld\n",
-           tcspmm_precision_name(t->precision), (long long)t->m, (long long)t->k,
-           (long long)t->n, row_major ? "row" : "col",
+           sp24_kernel_name(kernel), tcspmm_precision_name(t->precision), (long long)t->m,
+           (long long)t->k, (long long)t->n, row_major ? "row" : "col",
            t->b_type == SP24_B_FP32 ? "fp32" : t->b_type == SP24_B_BF16 ? "bf16" : "fp16",
            (long long)t->ld_extra, t->alpha, t->beta, r.rel_err, rr.rel_err,
            (long long)r.nonfinite);
@@ -174,14 +176,27 @@ int main(int argc, char **argv)
         {130, 99, 33, TF, R, SP24_B_FP32, 0, 1.0f, 0.0f},
         {130, 99, 1, TF, C, SP24_B_FP32, 4, 2.0f, -1.0f},
         {17, 5, 300, TF, R, SP24_B_FP32, 9, 1.0f, 1.0f},
-        /* enough 128 x 128 tiles to take the big-tile kernel */
+        /* enough 128 x 128 tiles to take mma.sp's big tiles (wgmma.sp: 128 x 128) */
         {2000, 300, 1100, BF, R, SP24_B_FP32, 3, 1.0f, 0.0f},
         {2000, 300, 1100, FP, C, SP24_B_FP32, 0, 0.75f, 0.25f},
         {2000, 300, 1100, TF, C, SP24_B_FP32, 1, 1.0f, 0.0f},
         {2000, 300, 1100, TF, R, SP24_B_FP32, 0, 1.0f, 0.5f},
+        /* wgmma.sp's 256 x 128 tiles; long K with few tiles: K split into
+         * parts that add atomically (beta 0, 1 and other), the stage ring
+         * wrapping many times */
+        {5000, 700, 1100, BF, R, SP24_B_BF16, 0, 1.0f, 0.0f},
+        {5000, 700, 1100, TF, R, SP24_B_FP32, 1, 1.0f, 0.5f},
+        {600, 2100, 200, FP, R, SP24_B_FP32, 0, 1.0f, 0.5f},
+        {600, 2100, 64, BF, C, SP24_B_FP32, 0, 1.0f, 1.0f},
+        {600, 2100, 60, TF, R, SP24_B_FP32, 3, 2.0f, 0.0f},
+        {300, 9000, 7, BF, R, SP24_B_FP32, 1, 1.0f, -1.0f},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (!small_only || cases[i].m * cases[i].n < 100000) run_case(&cases[i]);
+    sp24_kernel kernels[2] = {SP24_KERNEL_MMA_SP, SP24_KERNEL_WGMMA};
+    int num_kernels = sp24_wgmma_usable() ? 2 : 1;
+    if (num_kernels == 1) printf("wgmma.sp: not on this device, mma.sp only\n");
+    for (int k = 0; k < num_kernels; k++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+            if (!small_only || cases[i].m * cases[i].n < 100000) run_case(&cases[i], kernels[k]);
     test_rejects();
     return tests_finish();
 }

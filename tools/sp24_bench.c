@@ -1,6 +1,7 @@
 /* sp24_bench.c: the structured-sparsity benchmark of issue 5. In one run and
  * at one precision it times, on the same 2:4 (bf16/fp16) or 1:2 (tf32)
- * matrix: our mma.sp kernel (sp24_gpu_spmm, B given in 16 bits and in fp32),
+ * matrix: our kernel (sp24_gpu_spmm, B given in 16 bits and in fp32; on an
+ * H100 the wgmma.sp kernel, and the mma.sp kernel as well for comparison),
  * cuSPARSELt's cusparseLtMatmul (when built with TCSPMM_HAVE_CUSPARSELT; its
  * best algorithm from cusparseLtMatmulSearch), dense cuBLAS (cublasGemmEx) on
  * the decompressed matrix, and, at tf32, the HRPB path (tcspmm_spmm with
@@ -26,6 +27,7 @@
 #include "error.h"
 #include "format/sparse24.h"
 #include "kernels/sp24_gpu.h"
+#include "kernels/sp24_wgmma.h"
 #include "rng.h"
 #include "sparse24_gen.h"
 
@@ -311,6 +313,12 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
         double d16 = tf32 ? NAN : rel_diff(p.dC, ref, mn, host);
         float t32 = time_median(ctx, run_ours_32, &p, "sp24 (fp32 B)");
         double d32 = rel_diff(p.dC, ref, mn, host);
+        float t_warp = -1.0f; /* the mma.sp kernel, where ours is the wgmma.sp one */
+        if (sp24_gpu_kernel(p.ours) == SP24_KERNEL_WGMMA) {
+            TCSPMM_TRY(sp24_gpu_set_kernel(p.ours, SP24_KERNEL_MMA_SP));
+            t_warp = time_median(ctx, tf32 ? run_ours_32 : run_ours_16, &p, "sp24 mma.sp");
+            TCSPMM_TRY(sp24_gpu_set_kernel(p.ours, SP24_KERNEL_WGMMA));
+        }
         float t_lt = -1.0f, t_hrpb = -1.0f;
         double d_lt = NAN, d_hrpb = NAN;
 #ifdef TCSPMM_HAVE_CUSPARSELT
@@ -328,9 +336,10 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
         }
         float t_ours = tf32 ? t32 : t16;
         printf("| %s | %5lld | %5lld | %7.3f %6.1f | %7.3f %6.1f | %7.3f %6.1f | %7.3f %6.1f | "
-               "%7.3f %6.1f | %5.2f | %5.2f | %.1e %.1e %.1e %.1e |\n",
+               "%7.3f %6.1f | %7.3f %6.1f | %5.2f | %5.2f | %.1e %.1e %.1e %.1e |\n",
                tcspmm_precision_name(prec), (long long)p.m, (long long)p.n, t16, tflops(&p, t16),
-               t32, tflops(&p, t32), t_lt, tflops(&p, t_lt), t_blas, tflops(&p, t_blas), t_hrpb,
+               t32, tflops(&p, t32), t_warp, tflops(&p, t_warp), t_lt, tflops(&p, t_lt), t_blas,
+               tflops(&p, t_blas), t_hrpb,
                tflops(&p, t_hrpb), t_lt > 0 && t_ours > 0 ? t_lt / t_ours : 0.0,
                t_blas > 0 && t_ours > 0 ? t_blas / t_ours : 0.0, d16, d32, d_lt, d_hrpb);
         fflush(stdout);
@@ -389,12 +398,14 @@ int main(int argc, char **argv)
 #else
     const char *lt = "cuSPARSELt: not built in (TCSPMM_HAVE_CUSPARSELT undefined)";
 #endif
-    printf("device: %s, %s; median of %d, L2 flushed; ms and TFLOP/s (2*M*N*K); "
+    printf("device: %s, %s; median of %d, L2 flushed; ms and TFLOP/s (2*M*N*K); ours = %s; "
+           "mma.sp = the warp kernel (16-bit B; tf32: fp32 B) where ours is wgmma.sp; "
            "vs = time(other) / time(ours); diff = rel. Frobenius difference to cuBLAS\n\n",
-           prop.name, lt, ctx.reps);
-    printf("| prec | M=K | N | ours 16-bit B | ours fp32 B | cuSPARSELt | cuBLAS dense | "
+           prop.name, lt, ctx.reps, sp24_kernel_name(sp24_wgmma_usable() ? SP24_KERNEL_WGMMA
+                                                                       : SP24_KERNEL_MMA_SP));
+    printf("| prec | M=K | N | ours 16-bit B | ours fp32 B | mma.sp | cuSPARSELt | cuBLAS dense | "
            "HRPB | vs cuSPARSELt | vs cuBLAS | diff ours16 ours32 Lt HRPB |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < nm; i++) {
         if (bench_size(&ctx, ms[i], ns, nn, prec, with_hrpb) != TCSPMM_SUCCESS) {
             fprintf(stderr, "M = %lld: %s\n", (long long)ms[i], tcspmm_last_error());

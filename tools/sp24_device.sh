@@ -19,7 +19,8 @@ build_direct() {
       -o "$B/direct/$(echo "$f" | tr / _).o" &
   done
   for f in src/kernels/*.cu; do
-    nvcc -std=c++17 -arch=sm_90 -O3 -lineinfo -Iinclude -Isrc -Xcompiler -fopenmp -c "$f" \
+    arch=sm_90; [ "$f" = src/kernels/sp24_wgmma.cu ] && arch=sm_90a
+    nvcc -std=c++17 -arch=$arch -O3 -lineinfo -Iinclude -Isrc -Xcompiler -fopenmp -c "$f" \
       -o "$B/direct/$(echo "$f" | tr / _).o" &
   done
   wait
@@ -37,7 +38,7 @@ build_direct() {
 
 if [ -z "${SP24_SKIP_TESTS:-}" ]; then  # SP24_SKIP_TESTS=1: build and benchmark only
 $B/tests/test_sparse24 > "$OUT/test_cpu.log" 2>&1; echo "cpu test rc=$?: $(tail -1 "$OUT/test_cpu.log")"
-$B/tests/gpu_sparse24 > "$OUT/test_gpu.log" 2>&1; echo "gpu test rc=$?"; cat "$OUT/test_gpu.log"
+timeout 300 $B/tests/gpu_sparse24 > "$OUT/test_gpu.log" 2>&1; echo "gpu test rc=$?"; cat "$OUT/test_gpu.log"
 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/gpu_sparse24 --small \
   > "$OUT/memcheck.log" 2>&1; echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY|passed' "$OUT/memcheck.log" | tr '\n' ' ')"
 timeout 120 compute-sanitizer --tool racecheck --error-exitcode 9 $B/tests/gpu_sparse24 --small \
@@ -62,4 +63,5 @@ g++ -x c++ -std=c++17 -O2 -fopenmp -Wno-deprecated-declarations -Iinclude -Isrc 
   $B/libtcspmm.a $LTFLAGS -L/usr/local/cuda/lib64 -lcublas -lcusparse -lcudart -lz -lm -lstdc++ \
   > "$OUT/bench_build.log" 2>&1 || { cat "$OUT/bench_build.log"; exit 1; }
 timeout 200 $B/sp24_bench --precision bf16 "$@" 2>&1 | tee "$OUT/bench_bf16.md"
-timeout 60 $B/sp24_bench --precision tf32 --m 8192 --n 128,8192 --reps 5 2>&1 | tee "$OUT/bench_tf32.md"
+timeout 200 $B/sp24_bench --precision tf32 --reps 5 2>&1 | tee "$OUT/bench_tf32.md"
+timeout 60 $B/sp24_bench --precision fp16 --m 8192 --reps 5 2>&1 | tee "$OUT/bench_fp16.md"

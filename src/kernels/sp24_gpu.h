@@ -1,15 +1,18 @@
 /* sp24_gpu.h: the structured-sparsity path on the device: upload of a
  * compressed 2:4 / 1:2 matrix (format/sparse24.h) and C = alpha*A*B + beta*C
- * on the sparse tensor cores (mma.sp::ordered_metadata; m16n8k32 bf16/fp16,
- * m16n8k16 tf32, f32 accumulation). Host code calls only these;
+ * on the sparse tensor cores (f32 accumulation). Host code calls only these;
  * src/kernels/sp24_mma.cu implements them.
  *
  * How a call runs: B (fp32, bf16 or fp16; either layout, any ldb) is first
  * packed on the device into a zero-padded, k-contiguous copy in the kernel's
  * precision (fp32 is rounded to nearest: bf16/fp16 ties to even, tf32 ties
- * away), kept in a scratch buffer of the handle; then the mma.sp kernel runs
- * with a 4-stage cp.async pipeline on 128x128 tiles (64x64 when the big tiles
- * would not fill the GPU), masking only its stores to C. */
+ * away), kept in a scratch buffer of the handle; then one of two kernels
+ * runs. On compute capability 9.0, when the library was built for sm_90a:
+ * the warpgroup kernel (sp24_wgmma.cu: wgmma.mma_async.sp fed by TMA). Else
+ * (or when asked for): the warp kernel (mma.sp::ordered_metadata m16n8k32
+ * bf16/fp16, m16n8k16 tf32) with a 4-stage cp.async pipeline on 128x128
+ * tiles (64x64 when the big tiles would not fill the GPU). Both mask only
+ * their stores to C. */
 #ifndef TCSPMM_SP24_GPU_H
 #define TCSPMM_SP24_GPU_H
 
@@ -24,6 +27,9 @@ enum { SP24_B_FP32 = 0, SP24_B_BF16 = 1, SP24_B_FP16 = 2 };
 
 typedef struct sp24_gpu sp24_gpu; /* device copies of an sp24, and B scratch */
 
+/* The kernel a handle runs. */
+typedef enum sp24_kernel { SP24_KERNEL_MMA_SP = 0, SP24_KERNEL_WGMMA = 1 } sp24_kernel;
+
 /* Copies s to the current device. */
 tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out);
 
@@ -37,6 +43,17 @@ tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out);
 tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, const void *dB, int b_type,
                             int64_t ldb, float beta, float *dC, int64_t ldc,
                             tcspmm_layout layout, void *stream);
+
+/* The kernel g runs: SP24_KERNEL_WGMMA where usable (chosen at upload). */
+sp24_kernel sp24_gpu_kernel(const sp24_gpu *g);
+
+/* Makes g run kernel k (tests and benchmarks compare the two):
+ * TCSPMM_ERROR_UNSUPPORTED when k is the warpgroup kernel and this build or
+ * device cannot run it. */
+tcspmm_status sp24_gpu_set_kernel(sp24_gpu *g, sp24_kernel k);
+
+/* "wgmma.sp" or "mma.sp". */
+const char *sp24_kernel_name(sp24_kernel k);
 
 void sp24_gpu_free(sp24_gpu *g);
 

@@ -1,7 +1,9 @@
 /* sp24_mma.cu: the 2:4 / 1:2 sparse tensor-core SpMM (sp24_gpu.h): the
  * packing of B into the kernel's precision and the mma.sp kernel, with its
- * upload and launch. The compressed layout it reads is format/sparse24.h's. */
+ * upload and launch, and the choice between it and the Hopper kernel
+ * (sp24_wgmma.cu). The compressed layout it reads is format/sparse24.h's. */
 #include "sp24_gpu.h"
+#include "sp24_wgmma.h"
 
 #include "../device_copy.h"
 #include "../error.h"
@@ -25,6 +27,7 @@ struct sp24_gpu {
     tcspmm_precision precision;
     int64_t rows, cols, rows_pad, cols_pad;
     int elem_bytes, num_sms;
+    sp24_kernel kernel;
     void *values;
     uint32_t *meta;
     void *b_packed;
@@ -315,6 +318,12 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
         pack_b<__half, ELEM><<<grid, block, 0, stream>>>((const __half *)dB, ldb, row_major,
                                                          g->cols, n, g->cols_pad, bp);
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    if (g->kernel == SP24_KERNEL_WGMMA) {
+        sp24_wgmma_args a = {g->precision, g->values, g->meta, g->b_packed, g->rows,
+                             g->rows_pad, g->cols_pad, n, n_pad, alpha, beta, dC, ldc,
+                             row_major, g->num_sms};
+        return sp24_wgmma_spmm(&a, stream);
+    }
     if (configs<ELEM>::big::blocks(g, n) >= g->num_sms)
         return configs<ELEM>::big::launch(g, n, alpha, beta, dC, ldc, row_major, stream);
     return configs<ELEM>::small::launch(g, n, alpha, beta, dC, ldc, row_major, stream);
@@ -368,8 +377,26 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
         sp24_gpu_free(g);
         return st;
     }
+    g->kernel = sp24_wgmma_usable() ? SP24_KERNEL_WGMMA : SP24_KERNEL_MMA_SP;
     *out = g;
     return TCSPMM_SUCCESS;
+}
+
+extern "C" sp24_kernel sp24_gpu_kernel(const sp24_gpu *g) { return g->kernel; }
+
+extern "C" tcspmm_status sp24_gpu_set_kernel(sp24_gpu *g, sp24_kernel k)
+{
+    if (k == SP24_KERNEL_WGMMA && !(sp24_wgmma_usable()))
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "sp24_gpu_set_kernel: wgmma.sp needs a compute capability 9.0 "
+                           "device and a build with sm_90a (CUDA 12 or later)");
+    g->kernel = k;
+    return TCSPMM_SUCCESS;
+}
+
+extern "C" const char *sp24_kernel_name(sp24_kernel k)
+{
+    return k == SP24_KERNEL_WGMMA ? "wgmma.sp" : "mma.sp";
 }
 
 extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, const void *dB,

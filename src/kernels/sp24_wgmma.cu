@@ -1,0 +1,474 @@
+/* sp24_wgmma.cu: the 2:4 / 1:2 SpMM on Hopper's warpgroup sparse tensor-core
+ * instruction (wgmma.mma_async.sp; built for sm_90a only), with TMA loads
+ * through an mbarrier pipeline: the kernel, its tensor maps and its launch
+ * (sp24_wgmma.h). The compressed layout it reads is format/sparse24.h's. */
+#include "sp24_wgmma.h"
+
+#include "../error.h"
+#include "../format/sparse24.h"
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+enum { ELEM_TF32 = 0, ELEM_BF16 = 1, ELEM_FP16 = 2 };
+
+#define WG 128          /* threads of a warpgroup */
+#define ROW_BYTES 128   /* per stage: compressed A bytes of a row (two k-tiles) */
+#define K_STEPS 4       /* wgmma k-steps per stage: 32 bytes of A, 64 of B each */
+#define EMPTY_META 0x44444444u /* eight codes 0b0100: a valid pattern for zero values */
+#define GROUP_M 16      /* tiles along M that run next to each other (L2 reuse of B) */
+
+/* ------------------------------------------------------------------ */
+/* PTX wrappers: mbarrier, TMA, wgmma. */
+
+__device__ __forceinline__ uint32_t smem_u32(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void mbar_init(uint64_t *bar, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count));
+}
+
+__device__ __forceinline__ void mbar_expect_tx(uint64_t *bar, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
+}
+
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, uint32_t parity)
+{
+    asm volatile("{\n"
+                 ".reg .pred done;\n"
+                 "wait_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra wait_%=;\n"
+                 "}" ::"r"(smem_u32(bar)),
+                 "r"(parity)
+                 : "memory");
+}
+
+/* A box of a 2-D tensor map (coordinates in elements, inner first) into
+ * shared memory, completing bytes on bar. */
+__device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map, uint64_t *bar, int x,
+                                         int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_u32(dst)),
+                 "l"((uint64_t)map), "r"(smem_u32(bar)), "r"(x), "r"(y)
+                 : "memory");
+}
+
+/* Shared-memory matrix descriptor of a K-major tile whose rows are 128 bytes,
+ * 128-byte swizzled (8-row atoms of 1024 bytes, the layout TMA writes with
+ * CU_TENSOR_MAP_SWIZZLE_128B). Moving along K inside the row adds bytes / 16. */
+__device__ __forceinline__ uint64_t tile_desc(const void *tile)
+{
+    return (uint64_t)((smem_u32(tile) & 0x3FFFF) >> 4) | (uint64_t)1 << 16 |
+           (uint64_t)(1024 >> 4) << 32 | (uint64_t)1 << 62;
+}
+
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit()
+{
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void wgmma_wait()
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+
+/* Keeps the compiler from moving accesses of the accumulators across the
+ * asynchronous wgmma region. */
+template <int MW, int ACC> __device__ __forceinline__ void fence_operands(float (&acc)[MW][ACC])
+{
+#pragma unroll
+    for (int i = 0; i < MW; i++)
+#pragma unroll
+        for (int j = 0; j < ACC; j++) asm volatile("" : "+f"(acc[i][j])::"memory");
+}
+
+#define D8(i)                                                                                 \
+    "+f"(d[i + 0]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]),           \
+        "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define REGS32                                                                                \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "  \
+    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
+#define REGS64                                                                                \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "  \
+    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "   \
+    "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "   \
+    "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+/* The operands after the accumulators: descriptors, metadata, selector;
+ * scale-d is always 1 (the accumulators start at zero), A and B K-major. */
+#define TAIL32_16 ", %32, %33, %34, %35, one, 1, 1, 0, 0;\n}"
+#define TAIL64_16 ", %64, %65, %66, %67, one, 1, 1, 0, 0;\n}"
+#define TAIL32_TF ", %32, %33, %34, %35, one, 1, 1;\n}"
+#define TAIL64_TF ", %64, %65, %66, %67, one, 1, 1;\n}"
+#define WGMMA_HEAD "{\n.reg .pred one;\nsetp.ne.b32 one, 1, 0;\nwgmma.mma_async.sp.sync.aligned."
+#define IN_OPS "l"(da), "l"(db), "r"(e), "n"(SEL)
+
+/* d (64 x BN per warpgroup, f32) += A (64 x K-step, compressed, descriptor da)
+ * * B (K-step x BN, descriptor db), metadata e from the lane pairs SEL. */
+template <int ELEM, int BN, int SEL> struct wgmma_sp;
+#define WGMMA_SP(ELEM, BN, SHAPE_TYPES, REGS, TAIL, ...)                                       \
+    template <int SEL> struct wgmma_sp<ELEM, BN, SEL> {                                        \
+        static __device__ __forceinline__ void run(float *d, uint64_t da, uint64_t db,         \
+                                                   uint32_t e)                                 \
+        {                                                                                      \
+            asm volatile(WGMMA_HEAD SHAPE_TYPES " " REGS TAIL : __VA_ARGS__ : IN_OPS);         \
+        }                                                                                      \
+    };
+#define ACC32 D8(0), D8(8), D8(16), D8(24)
+#define ACC64 ACC32, D8(32), D8(40), D8(48), D8(56)
+WGMMA_SP(ELEM_BF16, 128, "m64n128k32.f32.bf16.bf16", REGS64, TAIL64_16, ACC64)
+WGMMA_SP(ELEM_FP16, 128, "m64n128k32.f32.f16.f16", REGS64, TAIL64_16, ACC64)
+WGMMA_SP(ELEM_TF32, 128, "m64n128k16.f32.tf32.tf32", REGS64, TAIL64_TF, ACC64)
+WGMMA_SP(ELEM_BF16, 64, "m64n64k32.f32.bf16.bf16", REGS32, TAIL32_16, ACC32)
+WGMMA_SP(ELEM_FP16, 64, "m64n64k32.f32.f16.f16", REGS32, TAIL32_16, ACC32)
+WGMMA_SP(ELEM_TF32, 64, "m64n64k16.f32.tf32.tf32", REGS32, TAIL32_TF, ACC32)
+
+/* ------------------------------------------------------------------ */
+/* sp24_wgmma_spmm: C = alpha*A*B + beta*C in BM x BN tiles, BM = 2 * MW * 64.
+ *
+ * Block: one tile, or one part of its K range when K is split (the parts add
+ * into C atomically). Three warpgroups. Warpgroup 0 is the producer: its
+ * first thread fills STAGES shared-memory stages by TMA, each holding 128
+ * compressed bytes
+ * of the tile's BM rows of A (two k-tiles of format/sparse24.h) and the
+ * matching 2 x 128 bytes of each of the BN packed B columns, both 128-byte
+ * swizzled; a stage's full barrier counts its bytes, its empty barrier the
+ * 256 consumer threads that have finished reading it.
+ * Warpgroup 1 + c (c = 0, 1, the consumers) owns rows c*MW*64 .. +MW*64 of
+ * the tile: per stage it issues, for each of its MW 64-row slices, four
+ * wgmma.sp k-steps (selector = k-step % 2, so the two k-steps of a k-tile
+ * share one metadata word) as one wgmma group, and waits for it.
+ * Warp w of a consumer: rows 16w .. 16w+15 of each slice (its metadata is the
+ * 16-row tile's lane-ordered word, read from global one stage ahead).
+ * Thread: the m64nBN accumulator fragment, rows g and g + 8 (g = lane / 4)
+ * and columns 8j + 2q, 8j + 2q + 1 (q = lane % 4) of each n8 chunk j,
+ * written to C with edge masks. */
+template <int ELEM, int BN, int MW, int STAGES>
+__global__ void __launch_bounds__(3 * WG, 1)
+    sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
+                           const __grid_constant__ CUtensorMap b_map,
+                           const uint32_t *__restrict__ meta, int k_tiles, int64_t tiles_16,
+                           int tiles_m, int tiles_n, int splits, int64_t m, int64_t n, float alpha,
+                           float beta, float *__restrict__ C, int64_t ldc, int row_major)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    constexpr int BM = 2 * MW * 64, ELEM_BYTES = ELEM == ELEM_TF32 ? 4 : 2;
+    constexpr int A_BYTES = BM * ROW_BYTES, B_BYTES = 2 * BN * ROW_BYTES;
+    constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+    constexpr int ACC = BN / 2; /* floats per thread of one m64nBN fragment */
+    extern __shared__ uint8_t smem_raw[];
+    uint8_t *smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
+    uint64_t *full = (uint64_t *)(smem + STAGES * STAGE_BYTES), *empty = full + STAGES;
+
+    /* Block b: part b / tiles of the K range of tile b % tiles (every tile's
+     * part p before any tile's part p + 1); tiles in groups of GROUP_M along
+     * M for each tile along N. */
+    const int tiles = tiles_m * tiles_n, tile = blockIdx.x % tiles, part = blockIdx.x / tiles;
+    const int first_m = tile / (GROUP_M * tiles_n) * GROUP_M, in_group = tile % (GROUP_M * tiles_n);
+    const int group_m = min(GROUP_M, tiles_m - first_m);
+    const int64_t m0 = (int64_t)(first_m + in_group % group_m) * BM;
+    const int64_t n0 = (int64_t)(in_group / group_m) * BN;
+    const int k_stages = (k_tiles + 1) / 2;
+    const int kb0 = (int)((int64_t)k_stages * part / splits);
+    const int kb1 = (int)((int64_t)k_stages * (part + 1) / splits);
+    const int wg = threadIdx.x / WG;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            mbar_init(&full[s], 1);
+            mbar_init(&empty[s], 2 * WG);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+        if (threadIdx.x != 0) return;
+        constexpr int X = ROW_BYTES / ELEM_BYTES; /* elements of a 128-byte box row */
+        for (int kb = kb0, it = 0; kb < kb1; kb++, it++) {
+            int s = it % STAGES, use = it / STAGES;
+            if (use > 0) mbar_wait(&empty[s], (use + 1) & 1);
+            uint8_t *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
+            mbar_expect_tx(&full[s], STAGE_BYTES);
+            tma_load(sa, &a_map, &full[s], kb * X, (int)m0);
+            tma_load(sb, &b_map, &full[s], 2 * kb * X, (int)n0);
+            tma_load(sb + BN * ROW_BYTES, &b_map, &full[s], (2 * kb + 1) * X, (int)n0);
+        }
+        return;
+    }
+
+    const int c = wg - 1, t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
+    const int g = lane / 4, q = lane % 4;
+    const bool pairs = row_major && (ldc % 2 == 0) && ((uintptr_t)C % 8 == 0);
+    float acc[MW][ACC];
+#pragma unroll
+    for (int i = 0; i < MW; i++)
+#pragma unroll
+        for (int j = 0; j < ACC; j++) acc[i][j] = 0.0f;
+
+    /* The metadata word of (slice i, k-tile kt) for this lane. */
+    auto meta_word = [&](int i, int kt) -> uint32_t {
+        int64_t row_tile = (m0 + (int64_t)(c * MW + i) * 64) / 16 + warp;
+        if (row_tile >= tiles_16 || kt >= k_tiles) return EMPTY_META;
+        return __ldg(meta + (row_tile * k_tiles + kt) * SP24_META_WORDS + lane);
+    };
+    uint32_t e[MW][2], e_next[MW][2];
+#pragma unroll
+    for (int i = 0; i < MW; i++) {
+        e_next[i][0] = meta_word(i, 2 * kb0);
+        e_next[i][1] = meta_word(i, 2 * kb0 + 1);
+    }
+
+    for (int kb = kb0, it = 0; kb < kb1; kb++, it++) {
+        int s = it % STAGES;
+#pragma unroll
+        for (int i = 0; i < MW; i++) {
+            e[i][0] = e_next[i][0];
+            e[i][1] = e_next[i][1];
+            e_next[i][0] = meta_word(i, 2 * kb + 2);
+            e_next[i][1] = meta_word(i, 2 * kb + 3);
+        }
+        mbar_wait(&full[s], (it / STAGES) & 1);
+        const uint8_t *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
+        uint64_t da[MW][K_STEPS], db[K_STEPS];
+#pragma unroll
+        for (int k = 0; k < K_STEPS; k++) {
+            /* k-step k: A bytes 32k of the row; B box k / 2, bytes 64 (k % 2) */
+            db[k] = tile_desc(sb + (k / 2) * BN * ROW_BYTES + (k % 2) * 64);
+#pragma unroll
+            for (int i = 0; i < MW; i++)
+                da[i][k] = tile_desc(sa + (c * MW + i) * 64 * ROW_BYTES + 32 * k);
+        }
+        fence_operands(acc);
+        wgmma_fence();
+#pragma unroll
+        for (int i = 0; i < MW; i++) {
+            wgmma_sp<ELEM, BN, 0>::run(acc[i], da[i][0], db[0], e[i][0]);
+            wgmma_sp<ELEM, BN, 1>::run(acc[i], da[i][1], db[1], e[i][0]);
+            wgmma_sp<ELEM, BN, 0>::run(acc[i], da[i][2], db[2], e[i][1]);
+            wgmma_sp<ELEM, BN, 1>::run(acc[i], da[i][3], db[3], e[i][1]);
+        }
+        wgmma_commit();
+        /* Wait for this stage's group before the next is issued: wgmma.sp
+         * reads its metadata register asynchronously, and ptxas (CUDA 13.0)
+         * does not keep that register from being reused while the group is
+         * in flight (with one group left pending, the next stage's metadata
+         * overwrote it: wrong products, seen on the H100). The other
+         * consumer warpgroup keeps the tensor cores busy meanwhile. */
+        wgmma_wait<0>();
+        fence_operands(acc);
+        mbar_arrive(&empty[s]);
+    }
+
+    /* Split K: C was scaled by beta before the launch; the parts add. */
+    const bool add = splits > 1;
+#pragma unroll
+    for (int i = 0; i < MW; i++) {
+#pragma unroll
+        for (int j = 0; j < ACC; j += 2) {
+            int64_t row = m0 + (c * MW + i) * 64 + warp * 16 + g + 8 * ((j / 2) % 2);
+            int64_t col = n0 + 8 * (j / 4) + 2 * q;
+            if (row >= m || col >= n) continue;
+            float v0 = alpha * acc[i][j], v1 = alpha * acc[i][j + 1];
+            if (pairs && col + 1 < n) {
+                float2 *p = (float2 *)(C + row * ldc + col);
+                if (add) {
+                    atomicAdd(p, make_float2(v0, v1));
+                    continue;
+                }
+                if (beta != 0.0f) {
+                    float2 old = *p;
+                    v0 += beta * old.x;
+                    v1 += beta * old.y;
+                }
+                *p = make_float2(v0, v1);
+                continue;
+            }
+            float *p0 = C + (row_major ? row * ldc + col : col * ldc + row);
+            float *p1 = row_major ? p0 + 1 : p0 + ldc;
+            bool two = col + 1 < n;
+            if (add) {
+                atomicAdd(p0, v0);
+                if (two) atomicAdd(p1, v1);
+                continue;
+            }
+            if (beta != 0.0f) v0 += beta * *p0;
+            *p0 = v0;
+            if (!two) continue;
+            if (beta != 0.0f) v1 += beta * *p1;
+            *p1 = v1;
+        }
+    }
+#else
+    __trap(); /* built for sm_90a only (CMakeLists.txt) */
+#endif
+}
+
+/* C (m x n, in its layout) *= beta, zeroed when beta == 0: the pre-pass of a
+ * split-K launch. Thread: one element per grid stride, the contiguous
+ * dimension fastest. */
+__global__ void scale_c(float *__restrict__ C, int64_t m, int64_t n, int64_t ldc, int row_major,
+                        float beta)
+{
+    int64_t inner = row_major ? n : m, count = m * n;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        float *p = C + (i / inner) * ldc + i % inner;
+        *p = beta == 0.0f ? 0.0f : beta * *p;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Host side. */
+
+static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, int elem_bytes,
+                                  const void *base, int64_t inner, int64_t outer, int box_outer)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+        void *fn = NULL;
+        cudaDriverEntryPointQueryResult found;
+#if CUDART_VERSION >= 12050
+        cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                           cudaEnableDefault, &found);
+#else
+        cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn,
+                                                  cudaEnableDefault, &found);
+#endif
+        return err == cudaSuccess && found == cudaDriverEntryPointSuccess
+                   ? (PFN_cuTensorMapEncodeTiled_v12000)fn
+                   : (PFN_cuTensorMapEncodeTiled_v12000)NULL;
+    }();
+    if (!encode)
+        return tcspmm_fail(TCSPMM_ERROR_CUDA,
+                           "sp24_wgmma: the driver has no cuTensorMapEncodeTiled");
+    cuuint64_t dims[2] = {(cuuint64_t)inner, (cuuint64_t)outer};
+    cuuint64_t strides[1] = {(cuuint64_t)(inner * elem_bytes)};
+    cuuint32_t box[2] = {(cuuint32_t)(ROW_BYTES / elem_bytes), (cuuint32_t)box_outer};
+    cuuint32_t unit[2] = {1, 1};
+    CUresult r = encode(map, type, 2, (void *)base, dims, strides, box, unit,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        return tcspmm_fail(TCSPMM_ERROR_CUDA,
+                           "sp24_wgmma: cuTensorMapEncodeTiled(%lld x %lld, box %u x %u) "
+                           "failed with CUresult %d",
+                           (long long)outer, (long long)inner, box[1], box[0], (int)r);
+    return TCSPMM_SUCCESS;
+}
+
+#define MAX_SPLITS 8      /* split K into at most this many parts ... */
+#define MIN_PART_STAGES 4 /* ... of at least this many stages each */
+/* Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128, 512): a
+ * 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate, and split
+ * K (the beta pass over C, the atomic adds) costs about 30% of the product. */
+#define MID_SPEED 0.78
+#define SPLIT_PENALTY 1.3
+
+/* A launch shape: the tile configuration's grid and how K is split. */
+typedef struct launch_shape {
+    int tiles_m, tiles_n, splits, k_tiles;
+    double cost; /* waves x stages per part / relative speed of a block */
+} launch_shape;
+
+template <int ELEM, int BN, int MW, int STAGES> struct wgmma_config {
+    static constexpr int BM = 2 * MW * 64;
+    static constexpr int SMEM = STAGES * (BM + 2 * BN) * ROW_BYTES + 2 * STAGES * 8 + 1024;
+
+    /* speed: a block's throughput relative to the 256 x 128 one. K is split
+     * when the tiles leave SMs idle. */
+    static launch_shape shape(const sp24_wgmma_args *a, double speed)
+    {
+        launch_shape sh;
+        sh.tiles_m = (int)((a->rows + BM - 1) / BM);
+        sh.tiles_n = (int)((a->n + BN - 1) / BN);
+        sh.k_tiles = (int)(a->cols_pad / sp24_ktile_cols(a->precision));
+        int64_t tiles = (int64_t)sh.tiles_m * sh.tiles_n, k_stages = (sh.k_tiles + 1) / 2;
+        int64_t splits = a->num_sms / tiles;
+        if (splits > k_stages / MIN_PART_STAGES) splits = k_stages / MIN_PART_STAGES;
+        sh.splits = (int)(splits < 1 ? 1 : splits > MAX_SPLITS ? MAX_SPLITS : splits);
+        int64_t waves = (tiles * sh.splits + a->num_sms - 1) / a->num_sms;
+        sh.cost = (double)waves * (BM / 256.0) * ((k_stages + sh.splits - 1) / sh.splits) / speed *
+                  (sh.splits > 1 ? SPLIT_PENALTY : 1.0);
+        return sh;
+    }
+
+    static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape *sh,
+                                cudaStream_t stream)
+    {
+        TCSPMM_TRY(TCSPMM_CUDA(cudaFuncSetAttribute(sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES>,
+                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    SMEM)));
+        CUtensorMapDataType type = ELEM == ELEM_TF32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                   : ELEM == ELEM_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                       : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+        int eb = ELEM == ELEM_TF32 ? 4 : 2;
+        CUtensorMap a_map, b_map;
+        TCSPMM_TRY(encode_tiled(&a_map, type, eb, a->values, a->cols_pad / 2, a->rows_pad, BM));
+        TCSPMM_TRY(encode_tiled(&b_map, type, eb, a->b_packed, a->cols_pad, a->n_pad, BN));
+        int64_t blocks = (int64_t)sh->tiles_m * sh->tiles_n * sh->splits;
+        if (blocks > INT32_MAX)
+            return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                               "sp24_wgmma: %lld x %lld output needs %lld blocks",
+                               (long long)a->rows, (long long)a->n, (long long)blocks);
+        if (sh->splits > 1 && a->beta != 1.0f) {
+            int64_t count = a->rows * a->n, grid = (count + 255) / 256;
+            scale_c<<<(unsigned)(grid < 4 * a->num_sms ? grid : 4 * a->num_sms), 256, 0, stream>>>(
+                a->C, a->rows, a->n, a->ldc, a->row_major, a->beta);
+            TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+        }
+        sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES><<<(unsigned)blocks, 3 * WG, SMEM, stream>>>(
+            a_map, b_map, a->meta, sh->k_tiles, a->rows_pad / 16, sh->tiles_m, sh->tiles_n,
+            sh->splits, a->rows, a->n, a->alpha, a->beta, a->C, a->ldc, a->row_major);
+        return TCSPMM_CUDA(cudaGetLastError());
+    }
+};
+
+/* n <= 64: 128 x 64 tiles. Else 256 x 128 (three stages of 64 KB) or
+ * 128 x 128 (four stages), whichever shape's cost is lower. */
+template <int ELEM> static tcspmm_status run_elem(const sp24_wgmma_args *a, cudaStream_t stream)
+{
+    typedef wgmma_config<ELEM, 128, 2, 3> big;
+    typedef wgmma_config<ELEM, 128, 1, 4> mid;
+    typedef wgmma_config<ELEM, 64, 1, 4> small;
+    if (a->n <= 64) {
+        launch_shape s = small::shape(a, 1.0);
+        return small::launch(a, &s, stream);
+    }
+    launch_shape b = big::shape(a, 1.0), m = mid::shape(a, MID_SPEED);
+    return b.cost <= m.cost ? big::launch(a, &b, stream) : mid::launch(a, &m, stream);
+}
+
+extern "C" int sp24_wgmma_usable(void)
+{
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return major == 9 && minor == 0;
+}
+
+extern "C" tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream)
+{
+    if (a->rows_pad > INT32_MAX || a->n_pad > INT32_MAX || a->cols_pad > INT32_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "sp24_wgmma: %lld x %lld (n = %lld) exceeds the tensor maps' range",
+                           (long long)a->rows, (long long)a->cols_pad, (long long)a->n);
+    if (a->precision == TCSPMM_PRECISION_TF32) return run_elem<ELEM_TF32>(a, stream);
+    if (a->precision == TCSPMM_PRECISION_BF16) return run_elem<ELEM_BF16>(a, stream);
+    return run_elem<ELEM_FP16>(a, stream);
+}

@@ -1,0 +1,41 @@
+/* sp24_wgmma.h: the Hopper kernel of the structured-sparsity path
+ * (wgmma.mma_async.sp, sm_90a; src/kernels/sp24_wgmma.cu), called by
+ * sp24_mma.cu on devices of compute capability 9.0 when the library was
+ * built with it (TCSPMM_HAVE_WGMMA). It reads the same compressed matrix
+ * (format/sparse24.h) and the same packed B (k contiguous, n_pad rows of
+ * cols_pad elements) as the mma.sp kernel. */
+#ifndef TCSPMM_SP24_WGMMA_H
+#define TCSPMM_SP24_WGMMA_H
+
+#include "tcspmm.h"
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sp24_wgmma_args {
+    tcspmm_precision precision; /* TF32, BF16 or FP16 */
+    const void *values;         /* rows_pad x cols_pad/2 elements */
+    const uint32_t *meta;       /* format/sparse24.h's lane-ordered words */
+    const void *b_packed;       /* n_pad x cols_pad elements, k contiguous */
+    int64_t rows, rows_pad, cols_pad, n, n_pad;
+    float alpha, beta;
+    float *C;
+    int64_t ldc;
+    int row_major, num_sms;
+} sp24_wgmma_args;
+
+/* 1 when the current device can run the kernel (compute capability 9.0). */
+int sp24_wgmma_usable(void);
+
+/* C = alpha*A*B + beta*C, enqueued on stream. */
+tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
