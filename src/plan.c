@@ -202,6 +202,9 @@ static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
         tcspmm_status st = sp24_gpu_upload(&compressed, &plan->sp24_dev);
         sp24_free(&compressed);
         TCSPMM_TRY(st);
+        size_t used = strlen(plan->path_reason);
+        snprintf(plan->path_reason + used, sizeof plan->path_reason - used, "; kernel %s",
+                 sp24_kernel_name(sp24_gpu_kernel(plan->sp24_dev)));
     }
     if (plan->device >= 0) TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceSynchronize()));
     plan->info.upload_ms += now_ms() - t0;

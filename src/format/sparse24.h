@@ -32,7 +32,9 @@
  *           step = q / 2 (the mma's sparsity selector) and half = q % 2,
  *             bits  0..15  codes 4*half .. 4*half+3 of k-step `step`, row g
  *             bits 16..31  the same codes of row g + 8,
- *           code i at bits 4*i (i = 0..3) of its 16-bit half.
+ *           code i at bits 4*i (i = 0..3) of its 16-bit half. The Hopper
+ *           kernel (wgmma.sp) reads the same words: warp w of a warpgroup
+ *           passes its 16-row tile's word with selector = k-step.
  * Padding rows and columns hold zero values with code 0b0100. */
 #ifndef TCSPMM_SPARSE24_H
 #define TCSPMM_SPARSE24_H
