@@ -373,11 +373,12 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
         st = e == ELEM_TF32 ? prepare_elem<ELEM_TF32>()
              : e == ELEM_BF16 ? prepare_elem<ELEM_BF16>() : prepare_elem<ELEM_FP16>();
     }
+    g->kernel = sp24_wgmma_usable() ? SP24_KERNEL_WGMMA : SP24_KERNEL_MMA_SP;
+    if (!st && g->kernel == SP24_KERNEL_WGMMA) st = sp24_wgmma_prepare(s->precision);
     if (st) {
         sp24_gpu_free(g);
         return st;
     }
-    g->kernel = sp24_wgmma_usable() ? SP24_KERNEL_WGMMA : SP24_KERNEL_MMA_SP;
     *out = g;
     return TCSPMM_SUCCESS;
 }
@@ -386,7 +387,7 @@ extern "C" sp24_kernel sp24_gpu_kernel(const sp24_gpu *g) { return g->kernel; }
 
 extern "C" tcspmm_status sp24_gpu_set_kernel(sp24_gpu *g, sp24_kernel k)
 {
-    if (k == SP24_KERNEL_WGMMA && !(sp24_wgmma_usable()))
+    if (k == SP24_KERNEL_WGMMA && !sp24_wgmma_usable())
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "sp24_gpu_set_kernel: wgmma.sp needs a compute capability 9.0 "
                            "device and a build with sm_90a (CUDA 12 or later)");

@@ -10,8 +10,6 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
-enum { ELEM_TF32 = 0, ELEM_BF16 = 1, ELEM_FP16 = 2 };
-
 #define WG 128          /* threads of a warpgroup */
 #define ROW_BYTES 128   /* per stage: compressed A bytes of a row (two k-tiles) */
 #define K_STEPS 4       /* wgmma k-steps per stage: 32 bytes of A, 64 of B each */
@@ -80,9 +78,9 @@ __device__ __forceinline__ void wgmma_commit()
 {
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 }
-template <int N> __device__ __forceinline__ void wgmma_wait()
+__device__ __forceinline__ void wgmma_wait_all()
 {
-    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 }
 
 /* Keeps the compiler from moving accesses of the accumulators across the
@@ -117,7 +115,7 @@ template <int MW, int ACC> __device__ __forceinline__ void fence_operands(float 
 
 /* d (64 x BN per warpgroup, f32) += A (64 x K-step, compressed, descriptor da)
  * * B (K-step x BN, descriptor db), metadata e from the lane pairs SEL. */
-template <int ELEM, int BN, int SEL> struct wgmma_sp;
+template <tcspmm_precision ELEM, int BN, int SEL> struct wgmma_sp;
 #define WGMMA_SP(ELEM, BN, SHAPE_TYPES, REGS, TAIL, ...)                                       \
     template <int SEL> struct wgmma_sp<ELEM, BN, SEL> {                                        \
         static __device__ __forceinline__ void run(float *d, uint64_t da, uint64_t db,         \
@@ -128,12 +126,12 @@ template <int ELEM, int BN, int SEL> struct wgmma_sp;
     };
 #define ACC32 D8(0), D8(8), D8(16), D8(24)
 #define ACC64 ACC32, D8(32), D8(40), D8(48), D8(56)
-WGMMA_SP(ELEM_BF16, 128, "m64n128k32.f32.bf16.bf16", REGS64, TAIL64_16, ACC64)
-WGMMA_SP(ELEM_FP16, 128, "m64n128k32.f32.f16.f16", REGS64, TAIL64_16, ACC64)
-WGMMA_SP(ELEM_TF32, 128, "m64n128k16.f32.tf32.tf32", REGS64, TAIL64_TF, ACC64)
-WGMMA_SP(ELEM_BF16, 64, "m64n64k32.f32.bf16.bf16", REGS32, TAIL32_16, ACC32)
-WGMMA_SP(ELEM_FP16, 64, "m64n64k32.f32.f16.f16", REGS32, TAIL32_16, ACC32)
-WGMMA_SP(ELEM_TF32, 64, "m64n64k16.f32.tf32.tf32", REGS32, TAIL32_TF, ACC32)
+WGMMA_SP(TCSPMM_PRECISION_BF16, 128, "m64n128k32.f32.bf16.bf16", REGS64, TAIL64_16, ACC64)
+WGMMA_SP(TCSPMM_PRECISION_FP16, 128, "m64n128k32.f32.f16.f16", REGS64, TAIL64_16, ACC64)
+WGMMA_SP(TCSPMM_PRECISION_TF32, 128, "m64n128k16.f32.tf32.tf32", REGS64, TAIL64_TF, ACC64)
+WGMMA_SP(TCSPMM_PRECISION_BF16, 64, "m64n64k32.f32.bf16.bf16", REGS32, TAIL32_16, ACC32)
+WGMMA_SP(TCSPMM_PRECISION_FP16, 64, "m64n64k32.f32.f16.f16", REGS32, TAIL32_16, ACC32)
+WGMMA_SP(TCSPMM_PRECISION_TF32, 64, "m64n64k16.f32.tf32.tf32", REGS32, TAIL32_TF, ACC32)
 
 /* ------------------------------------------------------------------ */
 /* sp24_wgmma_spmm: C = alpha*A*B + beta*C in BM x BN tiles, BM = 2 * MW * 64.
@@ -155,7 +153,7 @@ WGMMA_SP(ELEM_TF32, 64, "m64n64k16.f32.tf32.tf32", REGS32, TAIL32_TF, ACC32)
  * Thread: the m64nBN accumulator fragment, rows g and g + 8 (g = lane / 4)
  * and columns 8j + 2q, 8j + 2q + 1 (q = lane % 4) of each n8 chunk j,
  * written to C with edge masks. */
-template <int ELEM, int BN, int MW, int STAGES>
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES>
 __global__ void __launch_bounds__(3 * WG, 1)
     sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
                            const __grid_constant__ CUtensorMap b_map,
@@ -164,7 +162,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
                            float beta, float *__restrict__ C, int64_t ldc, int row_major)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    constexpr int BM = 2 * MW * 64, ELEM_BYTES = ELEM == ELEM_TF32 ? 4 : 2;
+    constexpr int BM = 2 * MW * 64, ELEM_BYTES = ELEM == TCSPMM_PRECISION_TF32 ? 4 : 2;
     constexpr int A_BYTES = BM * ROW_BYTES, B_BYTES = 2 * BN * ROW_BYTES;
     constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
     constexpr int ACC = BN / 2; /* floats per thread of one m64nBN fragment */
@@ -267,7 +265,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
          * in flight (with one group left pending, the next stage's metadata
          * overwrote it: wrong products, seen on the H100). The other
          * consumer warpgroup keeps the tensor cores busy meanwhile. */
-        wgmma_wait<0>();
+        wgmma_wait_all();
         fence_operands(acc);
         mbar_arrive(&empty[s]);
     }
@@ -382,7 +380,7 @@ typedef struct launch_shape {
     double cost; /* waves x stages per part / relative speed of a block */
 } launch_shape;
 
-template <int ELEM, int BN, int MW, int STAGES> struct wgmma_config {
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config {
     static constexpr int BM = 2 * MW * 64;
     static constexpr int SMEM = STAGES * (BM + 2 * BN) * ROW_BYTES + 2 * STAGES * 8 + 1024;
 
@@ -404,16 +402,20 @@ template <int ELEM, int BN, int MW, int STAGES> struct wgmma_config {
         return sh;
     }
 
+    static tcspmm_status prepare()
+    {
+        return TCSPMM_CUDA(cudaFuncSetAttribute(sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES>,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                SMEM));
+    }
+
     static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape *sh,
                                 cudaStream_t stream)
     {
-        TCSPMM_TRY(TCSPMM_CUDA(cudaFuncSetAttribute(sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES>,
-                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                    SMEM)));
-        CUtensorMapDataType type = ELEM == ELEM_TF32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-                                   : ELEM == ELEM_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+        CUtensorMapDataType type = ELEM == TCSPMM_PRECISION_TF32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                   : ELEM == TCSPMM_PRECISION_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                                        : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-        int eb = ELEM == ELEM_TF32 ? 4 : 2;
+        int eb = ELEM == TCSPMM_PRECISION_TF32 ? 4 : 2;
         CUtensorMap a_map, b_map;
         TCSPMM_TRY(encode_tiled(&a_map, type, eb, a->values, a->cols_pad / 2, a->rows_pad, BM));
         TCSPMM_TRY(encode_tiled(&b_map, type, eb, a->b_packed, a->cols_pad, a->n_pad, BN));
@@ -437,11 +439,25 @@ template <int ELEM, int BN, int MW, int STAGES> struct wgmma_config {
 
 /* n <= 64: 128 x 64 tiles. Else 256 x 128 (three stages of 64 KB) or
  * 128 x 128 (four stages), whichever shape's cost is lower. */
-template <int ELEM> static tcspmm_status run_elem(const sp24_wgmma_args *a, cudaStream_t stream)
-{
+template <tcspmm_precision ELEM> struct wgmma_configs {
     typedef wgmma_config<ELEM, 128, 2, 3> big;
     typedef wgmma_config<ELEM, 128, 1, 4> mid;
     typedef wgmma_config<ELEM, 64, 1, 4> small;
+};
+
+template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
+{
+    TCSPMM_TRY(wgmma_configs<ELEM>::big::prepare());
+    TCSPMM_TRY(wgmma_configs<ELEM>::mid::prepare());
+    return wgmma_configs<ELEM>::small::prepare();
+}
+
+template <tcspmm_precision ELEM>
+static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream)
+{
+    typedef typename wgmma_configs<ELEM>::big big;
+    typedef typename wgmma_configs<ELEM>::mid mid;
+    typedef typename wgmma_configs<ELEM>::small small;
     if (a->n <= 64) {
         launch_shape s = small::shape(a, 1.0);
         return small::launch(a, &s, stream);
@@ -462,13 +478,22 @@ extern "C" int sp24_wgmma_usable(void)
     return major == 9 && minor == 0;
 }
 
+extern "C" tcspmm_status sp24_wgmma_prepare(tcspmm_precision p)
+{
+    if (p == TCSPMM_PRECISION_TF32) return prepare_precision<TCSPMM_PRECISION_TF32>();
+    if (p == TCSPMM_PRECISION_BF16) return prepare_precision<TCSPMM_PRECISION_BF16>();
+    return prepare_precision<TCSPMM_PRECISION_FP16>();
+}
+
 extern "C" tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream)
 {
     if (a->rows_pad > INT32_MAX || a->n_pad > INT32_MAX || a->cols_pad > INT32_MAX)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "sp24_wgmma: %lld x %lld (n = %lld) exceeds the tensor maps' range",
                            (long long)a->rows, (long long)a->cols_pad, (long long)a->n);
-    if (a->precision == TCSPMM_PRECISION_TF32) return run_elem<ELEM_TF32>(a, stream);
-    if (a->precision == TCSPMM_PRECISION_BF16) return run_elem<ELEM_BF16>(a, stream);
-    return run_elem<ELEM_FP16>(a, stream);
+    if (a->precision == TCSPMM_PRECISION_TF32)
+        return run_precision<TCSPMM_PRECISION_TF32>(a, stream);
+    if (a->precision == TCSPMM_PRECISION_BF16)
+        return run_precision<TCSPMM_PRECISION_BF16>(a, stream);
+    return run_precision<TCSPMM_PRECISION_FP16>(a, stream);
 }

@@ -31,6 +31,10 @@ typedef struct sp24_wgmma_args {
 /* 1 when the current device can run the kernel (compute capability 9.0). */
 int sp24_wgmma_usable(void);
 
+/* Sets the kernels' shared-memory limit for a precision on the current
+ * device (once, at upload; launches then skip it). */
+tcspmm_status sp24_wgmma_prepare(tcspmm_precision precision);
+
 /* C = alpha*A*B + beta*C, enqueued on stream. */
 tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream);
 
