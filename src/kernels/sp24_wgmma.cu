@@ -73,7 +73,10 @@ __device__ __forceinline__ uint64_t tile_desc(const void *tile)
            (uint64_t)(1024 >> 4) << 32 | (uint64_t)1 << 62;
 }
 
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
 __device__ __forceinline__ void wgmma_commit()
 {
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
@@ -412,9 +415,10 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
     static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape *sh,
                                 cudaStream_t stream)
     {
-        CUtensorMapDataType type = ELEM == TCSPMM_PRECISION_TF32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-                                   : ELEM == TCSPMM_PRECISION_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                                       : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+        CUtensorMapDataType type =
+            ELEM == TCSPMM_PRECISION_TF32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+            : ELEM == TCSPMM_PRECISION_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
         int eb = ELEM == TCSPMM_PRECISION_TF32 ? 4 : 2;
         CUtensorMap a_map, b_map;
         TCSPMM_TRY(encode_tiled(&a_map, type, eb, a->values, a->cols_pad / 2, a->rows_pad, BM));
