@@ -91,6 +91,16 @@ typedef enum tcspmm_precision {
     TCSPMM_PRECISION_FP16 = 3  /* values and B rounded to fp16 */
 } tcspmm_precision;
 
+/* The order of A's rows in the HRPB panels. Clustering puts rows that share
+ * columns into the same panel, so each panel has fewer active columns (fewer
+ * rows of B to gather, fewer bricks): the HRPB kernel runs faster on most
+ * matrices, but the plan takes longer (a greedy pass on the host over the
+ * whole matrix; see README). C keeps A's row order either way. */
+typedef enum tcspmm_row_order {
+    TCSPMM_ROW_ORDER_NATURAL = 0,  /* default: A's own order */
+    TCSPMM_ROW_ORDER_CLUSTERED = 1 /* clustered, where that gives fewer active columns */
+} tcspmm_row_order;
+
 typedef struct tcspmm_options {
     tcspmm_path path;           /* default TCSPMM_PATH_AUTO */
     tcspmm_precision precision; /* default TCSPMM_PRECISION_TF32 */
@@ -100,7 +110,8 @@ typedef struct tcspmm_options {
     int blocks_per_sm;          /* 0: from the kernel's occupancy (else 4) */
     int host_threads;           /* OpenMP threads for preprocessing; 0: all */
     int device;                 /* CUDA device ordinal; -1: the current one */
-    int reserved[16];           /* zero; room for later options */
+    tcspmm_row_order row_order; /* HRPB's row order; default TCSPMM_ROW_ORDER_NATURAL */
+    int reserved[15];           /* zero; room for later options */
 } tcspmm_options;
 
 /* Fills *opt with the defaults above. */
@@ -175,6 +186,9 @@ typedef struct tcspmm_info {
     int64_t blocks_per_panel_min, blocks_per_panel_median, blocks_per_panel_max;
     int64_t virtual_panels, split_panels;
     double waves;
+    const char *row_order;      /* "natural" or "clustered": the order HRPB was built in */
+    int64_t active_cols_natural, active_cols_clustered; /* summed over panels; 0 if not clustered */
+    double row_order_ms;        /* the clustering on the host (0 if not asked for) */
     double preprocess_ms;       /* HRPB build (on the GPU when there is one), metrics, splitting */
     double upload_ms;           /* copies to the device (the CSR before a GPU build included) */
 } tcspmm_info;

@@ -1,12 +1,17 @@
-/* device_copy.c: device_copy_in (device_copy.h). */
+/* device_copy.c: device_alloc and device_copy_in (device_copy.h). */
 #include "device_copy.h"
 
 #include "error.h"
 
+tcspmm_status device_alloc(void **p, size_t bytes)
+{
+    *p = NULL;
+    return bytes ? TCSPMM_CUDA(cudaMalloc(p, bytes)) : TCSPMM_SUCCESS;
+}
+
 tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
-    *dst = NULL;
+    TCSPMM_TRY(device_alloc(dst, bytes));
     if (bytes == 0) return TCSPMM_SUCCESS;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(dst, bytes)));
     return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, kind));
 }

@@ -1,4 +1,4 @@
-/* device_copy.h: the allocate-and-copy step every upload shares. */
+/* device_copy.h: the allocate and allocate-and-copy steps every upload shares. */
 #ifndef TCSPMM_DEVICE_COPY_H
 #define TCSPMM_DEVICE_COPY_H
 
@@ -9,6 +9,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* *p = bytes bytes of fresh device memory; NULL, with nothing allocated,
+ * when bytes is 0. */
+tcspmm_status device_alloc(void **p, size_t bytes);
 
 /* *dst = a fresh device copy of bytes bytes of src (host or device memory,
  * as kind says); NULL, with nothing allocated, when bytes is 0. */

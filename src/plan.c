@@ -8,6 +8,7 @@
 #include "auto_path.h"
 #include "error.h"
 #include "format/csr.h"
+#include "format/row_order.h"
 #include "options.h"
 
 #include <cuda_runtime.h>
@@ -68,35 +69,84 @@ static tcspmm_status host_input(tcspmm_plan *plan, const csr_gpu *dA, const tcsp
     return TCSPMM_SUCCESS;
 }
 
-/* HRPB on the host. */
-static tcspmm_status build_hrpb_host(tcspmm_plan *plan, const csr_gpu *dA, hrpb_counts *counts)
+/* HRPB on the host, of A's rows in order (NULL: A's order). */
+static tcspmm_status build_hrpb_host(tcspmm_plan *plan, const csr_gpu *dA, const int64_t *order,
+                                     hrpb_counts *counts)
 {
     const tcspmm_csr *A;
     TCSPMM_TRY(host_input(plan, dA, &A));
-    TCSPMM_TRY(hrpb_build(A, plan->opt.panel_rows, plan->opt.host_threads, &plan->hrpb));
+    TCSPMM_TRY(hrpb_build_ordered(A, order, plan->opt.panel_rows, plan->opt.host_threads,
+                                  &plan->hrpb));
     hrpb_count(&plan->hrpb, counts);
     return TCSPMM_SUCCESS;
 }
 
-/* HRPB on the device from dA, or on the host when the device has no room
- * for the build's temporaries. */
-static tcspmm_status build_hrpb_gpu(tcspmm_plan *plan, const csr_gpu *dA, hrpb_counts *counts)
+/* HRPB on the device from dA's rows in order (NULL: dA's order), or on the
+ * host when the device has no room for the build's temporaries. */
+static tcspmm_status build_hrpb_gpu(tcspmm_plan *plan, const csr_gpu *dA, const int64_t *order,
+                                    hrpb_counts *counts)
 {
-    tcspmm_status st = hrpb_gpu_build(dA, plan->opt.panel_rows, &plan->hrpb, counts,
-                                      &plan->hrpb_dev);
+    csr_gpu permuted = {0};
+    tcspmm_status st = order ? csr_gpu_permute_rows(dA, order, &permuted) : TCSPMM_SUCCESS;
+    if (!st)
+        st = hrpb_gpu_build(order ? &permuted : dA, plan->opt.panel_rows, &plan->hrpb, counts,
+                            &plan->hrpb_dev);
+    csr_gpu_free(&permuted);
     if (st != TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) return st;
     tcspmm_clear_error();
-    return build_hrpb_host(plan, dA, counts);
+    return build_hrpb_host(plan, dA, order, counts);
 }
 
-/* Builds HRPB, its metrics and its virtual panels. */
+/* *order = the clustered row order of A (row_order.h) when the options ask
+ * for it and it has fewer active columns than A's own; else NULL. */
+static tcspmm_status cluster_rows(tcspmm_plan *plan, const csr_gpu *dA, int64_t **order)
+{
+    *order = NULL;
+    tcspmm_info *info = &plan->info;
+    info->row_order = "natural";
+    if (plan->opt.row_order != TCSPMM_ROW_ORDER_CLUSTERED) return TCSPMM_SUCCESS;
+    double t0 = now_ms();
+    const tcspmm_csr *A;
+    TCSPMM_TRY(host_input(plan, dA, &A));
+    int64_t *o = malloc((size_t)(A->rows > 0 ? A->rows : 1) * sizeof(int64_t));
+    if (!o) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "plan: no room for a row order");
+    row_order_stats stats;
+    tcspmm_status st = row_order_cluster(A, plan->opt.panel_rows, plan->opt.host_threads, o, &stats);
+    info->row_order_ms = now_ms() - t0;
+    if (st) {
+        free(o);
+        return st;
+    }
+    info->active_cols_natural = stats.natural_cols;
+    info->active_cols_clustered = stats.clustered_cols;
+    if (stats.clustered_cols < stats.natural_cols) {
+        *order = o;
+        info->row_order = "clustered";
+    } else {
+        free(o);
+    }
+    return TCSPMM_SUCCESS;
+}
+
+/* Builds HRPB (of the clustered rows where asked for), its metrics and its
+ * virtual panels. */
 static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
 {
     const tcspmm_options *opt = &plan->opt;
     double t0 = now_ms();
     hrpb_counts counts;
-    if (dA->row_ptr) TCSPMM_TRY(build_hrpb_gpu(plan, dA, &counts));
-    else TCSPMM_TRY(build_hrpb_host(plan, dA, &counts));
+    int64_t *order;
+    TCSPMM_TRY(cluster_rows(plan, dA, &order));
+    tcspmm_status st = dA->row_ptr ? build_hrpb_gpu(plan, dA, order, &counts)
+                                   : build_hrpb_host(plan, dA, order, &counts);
+    if (!st && order && !plan->hrpb.row_map) { /* built on the device: the host keeps it too */
+        plan->hrpb.row_map = order;
+        order = NULL;
+    }
+    if (!st && plan->hrpb_dev && plan->hrpb.row_map)
+        st = hrpb_gpu_set_row_map(plan->hrpb_dev, plan->hrpb.row_map);
+    free(order);
+    TCSPMM_TRY(st);
     hrpb_metrics_counted(&plan->hrpb, &counts, &plan->info);
 
     int blocks_per_sm = DEFAULT_BLOCKS_PER_SM;
@@ -264,6 +314,7 @@ static void set_sizes(tcspmm_info *info, const tcspmm_csr *A)
     info->cols = A->cols;
     info->nnz = A->nnz;
     info->synergy = "";
+    info->row_order = "natural";
 }
 
 /* A plan from a host CSR whose sizes and row_ptr are checked. */

@@ -1,7 +1,7 @@
 /* gpu_device_input.c: tcspmm_plan_create_device, plans from a CSR already in
  * device memory. On the edge cases, the bundled matrices and a 1:2 matrix,
- * for every path: the caller's device arrays are freed right after the
- * plan is made, and the product (on the host for the cpu path) matches the
+ * for every path (and HRPB on clustered rows): the caller's device arrays
+ * are freed right after the plan is made, and the product (on the host for the cpu path) matches the
  * float64 reference; the auto plan's metrics and choice equal those of a
  * plan from the same host CSR. Bad input gets the host validation's
  * errors: row_ptr ends, a row out of order, a NaN, a column out of range;
@@ -61,15 +61,18 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int on_host, c
     test_operands_free(&t);
 }
 
-/* Every path from device arrays; auto also against a plan from the host. */
+/* Every path from device arrays, and the HRPB path with clustered rows;
+ * auto and clustered also against a plan from the host (clustered: its
+ * product on the host too, through the downloaded HRPB and its row map). */
 static void check_matrix(const tcspmm_csr *A, const char *what)
 {
     const tcspmm_path paths[] = {TCSPMM_PATH_AUTO, TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE,
-                                 TCSPMM_PATH_CPU};
-    for (int p = 0; p < 4; p++) {
+                                 TCSPMM_PATH_CPU, TCSPMM_PATH_HRPB};
+    for (int p = 0; p < 5; p++) {
         tcspmm_options opt;
         tcspmm_options_init(&opt);
         opt.path = paths[p];
+        opt.row_order = p == 4 ? TCSPMM_ROW_ORDER_CLUSTERED : TCSPMM_ROW_ORDER_NATURAL;
         csr_gpu g;
         tcspmm_csr dA;
         to_device(A, &g, &dA);
@@ -81,13 +84,15 @@ static void check_matrix(const tcspmm_csr *A, const char *what)
         CHECK_OK(tcspmm_plan_info(plan, &info));
         CHECK(paths[p] == TCSPMM_PATH_AUTO || info.path == paths[p]);
         check_product(plan, A, info.path == TCSPMM_PATH_CPU, what);
-        if (paths[p] == TCSPMM_PATH_AUTO) {
+        if (paths[p] == TCSPMM_PATH_AUTO || p == 4) {
             tcspmm_plan *host_plan = NULL;
             CHECK_OK(tcspmm_plan_create(A, &opt, &host_plan));
             tcspmm_info hi;
             if (host_plan && !tcspmm_plan_info(host_plan, &hi))
                 CHECK(hi.path == info.path && hi.blocks == info.blocks && hi.alpha == info.alpha &&
-                      !strcmp(hi.structure, info.structure));
+                      !strcmp(hi.structure, info.structure) &&
+                      !strcmp(hi.row_order, info.row_order));
+            if (host_plan && p == 4) check_product(host_plan, A, 1, what);
             tcspmm_plan_destroy(host_plan);
         }
         tcspmm_plan_destroy(plan);

@@ -1,8 +1,9 @@
 /* gpu_hrpb.c: the HRPB TF32 kernel on the device against the float64
  * reference: the generated edge cases at every N of the list, both panel
- * heights, both layouts, leading dimensions above the minimum, beta zero and
- * not, both ways of reading a column-major B, heavily split panels, repeat
- * runs, and the bundled matrices of data/. C is poisoned with NaN before
+ * heights, A's row order and the clustered one (row_order.h), both layouts,
+ * leading dimensions above the minimum, beta zero and not, both ways of
+ * reading a column-major B, heavily split panels, repeat runs, and the
+ * bundled matrices of data/ (both row orders). C is poisoned with NaN before
  * every run (its padding too, which must stay untouched).
  *
  * `gpu_hrpb --quick` runs a quarter of the N list (for compute-sanitizer);
@@ -20,6 +21,7 @@
 #include "error.h"
 #include "cusparse_path.h"
 #include "format/hrpb.h"
+#include "format/row_order.h"
 #include "harness.h"
 #include "kernels/hrpb_gpu_internal.h"
 #include "loadbalance/wave_split.h"
@@ -52,11 +54,17 @@ typedef struct device_matrix {
     hrpb_gpu *g;
 } device_matrix;
 
-static tcspmm_status device_matrix_make(const tcspmm_csr *A, int tm, int64_t n_tiles,
+/* clustered: HRPB of A's rows in the clustered order (row_order.h). */
+static tcspmm_status device_matrix_make(const tcspmm_csr *A, int tm, int clustered, int64_t n_tiles,
                                         int num_sms, int blocks_per_sm, device_matrix *m)
 {
     memset(m, 0, sizeof *m);
-    TCSPMM_TRY(hrpb_build(A, tm, 0, &m->h));
+    int64_t *order = clustered ? malloc((size_t)(A->rows + 1) * sizeof(int64_t)) : NULL;
+    row_order_stats stats;
+    tcspmm_status st = order ? row_order_cluster(A, tm, 0, order, &stats) : TCSPMM_SUCCESS;
+    if (!st) st = hrpb_build_ordered(A, order, tm, 0, &m->h);
+    free(order);
+    TCSPMM_TRY(st);
     TCSPMM_TRY(wave_split_build(&m->h, n_tiles, num_sms, blocks_per_sm, &m->w));
     return hrpb_gpu_upload(&m->h, &m->w, TCSPMM_PRECISION_TF32, &m->g);
 }
@@ -162,13 +170,14 @@ static void test_edge_cases(void)
         tcspmm_csr A;
         const char *name;
         CHECK_OK(matgen_case(ci, 77 + ci, &A, &name));
-        for (int tm = 16; tm <= 32; tm += 16) {
+        for (int v = 0; v < 4; v++) {
+            const int tm = v % 2 ? 32 : 16, clustered = v / 2;
             device_matrix m;
-            tcspmm_status st = device_matrix_make(&A, tm, 1, 132, 4, &m);
+            tcspmm_status st = device_matrix_make(&A, tm, clustered, 1, 132, 4, &m);
             CHECK_OK(st);
             if (st == TCSPMM_SUCCESS) {
                 for (int ni = ci % n_step; ni < NUM_NS; ni += n_step) {
-                    int k = ci + ni + tm / 16;
+                    int k = ci + ni + tm / 16 + clustered;
                     run_desc d = {test_ns[ni], (tcspmm_layout)(k % 2), (k / 2) % 2 ? 3 : 0,
                                   1.25f, k % 3 == 0 ? 0.0f : -0.75f, (hrpb_colb_mode)(k % 3)};
                     check_run(&A, m.g, &d, seed++, name, tm);
@@ -186,16 +195,17 @@ static void test_split_panels(void)
 {
     tcspmm_csr A;
     CHECK_OK(matgen_heavy_panel(203, 1500, 0.002, 32, 16, 0.6, 9, &A));
-    for (int tm = 16; tm <= 32; tm += 16) {
+    for (int v = 0; v < 4; v++) {
+        const int tm = v % 2 ? 32 : 16, clustered = v / 2;
         /* One resident block fewer than panels: a little over one wave. */
         int pretend_sms = (int)((A.rows + tm - 1) / tm) - 1;
         device_matrix m;
-        tcspmm_status st = device_matrix_make(&A, tm, 1, pretend_sms, 1, &m);
+        tcspmm_status st = device_matrix_make(&A, tm, clustered, 1, pretend_sms, 1, &m);
         CHECK_OK(st);
         if (st == TCSPMM_SUCCESS) {
             CHECK(m.w.split_panels > 0);
             CHECK(m.w.num_vpanels >= m.h.num_panels + 4);
-            uint64_t seed = 5000 + tm;
+            uint64_t seed = 5000 + 100 * v;
             for (int layout = 0; layout < 2; layout++)
                 for (int bi = 0; bi < 3; bi++)
                     for (int ni = 0; ni < NUM_NS; ni += 2 * n_step) {
@@ -233,7 +243,7 @@ static void test_arguments(void)
     tcspmm_csr A;
     CHECK_OK(matgen_random(40, 30, 0.2, 3, &A));
     device_matrix m;
-    tcspmm_status st = device_matrix_make(&A, 16, 1, 132, 4, &m);
+    tcspmm_status st = device_matrix_make(&A, 16, 0, 1, 132, 4, &m);
     CHECK_OK(st);
     if (st == TCSPMM_SUCCESS) {
         float *dB = NULL, *dC = NULL;
@@ -281,16 +291,18 @@ static void test_bundled(void)
         if (st) continue;
         found++;
         randomize_values(&A, 11 + found);
-        device_matrix m;
-        st = device_matrix_make(&A, 16, 1, 132, 4, &m);
-        CHECK_OK(st);
-        if (!st) {
-            run_desc d1 = {32, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO};
-            run_desc d2 = {129, TCSPMM_LAYOUT_COL_MAJOR, 1, 2.0f, 0.5f, HRPB_COLB_AUTO};
-            check_run(&A, m.g, &d1, 600 + found, e->d_name, 16);
-            check_run(&A, m.g, &d2, 700 + found, e->d_name, 16);
+        for (int clustered = 0; clustered < 2; clustered++) {
+            device_matrix m;
+            st = device_matrix_make(&A, 16, clustered, 1, 132, 4, &m);
+            CHECK_OK(st);
+            if (!st) {
+                run_desc d1 = {32, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO};
+                run_desc d2 = {129, TCSPMM_LAYOUT_COL_MAJOR, 1, 2.0f, 0.5f, HRPB_COLB_AUTO};
+                check_run(&A, m.g, &d1, 600 + found + 50 * clustered, e->d_name, 16);
+                check_run(&A, m.g, &d2, 700 + found + 50 * clustered, e->d_name, 16);
+            }
+            device_matrix_free(&m);
         }
-        device_matrix_free(&m);
         tcspmm_csr_free(&A);
     }
     closedir(dp);
@@ -416,7 +428,7 @@ static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, doub
         int bps;
         CHECK_OK(hrpb_gpu_occupancy(n, 16, TCSPMM_PRECISION_TF32, &bps, &n_tile));
         device_matrix m;
-        tcspmm_status st = device_matrix_make(A, 16, (n + n_tile - 1) / n_tile, sms, bps, &m);
+        tcspmm_status st = device_matrix_make(A, 16, 0, (n + n_tile - 1) / n_tile, sms, bps, &m);
         CHECK_OK(st);
         if (st) continue;
         float *dB = NULL, *dC = NULL, *B = malloc((size_t)(A->cols * n) * 4);
@@ -454,7 +466,7 @@ static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, doub
         device_matrix m32;
         float ms_tm32 = -1.0f;
         int64_t blocks32 = 0;
-        if (device_matrix_make(A, 32, (n + n_tile - 1) / n_tile, sms, bps, &m32) ==
+        if (device_matrix_make(A, 32, 0, (n + n_tile - 1) / n_tile, sms, bps, &m32) ==
             TCSPMM_SUCCESS) {
             timed_call c32 = {m32.g, HRPB_COLB_AUTO, NULL, 0, n, n, n, TCSPMM_LAYOUT_ROW_MAJOR,
                               dB, dC};

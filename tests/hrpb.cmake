@@ -2,3 +2,5 @@
 # the wave-aware splitting of heavy panels (CPU only).
 tcspmm_add_test(test_hrpb SOURCES test_hrpb.c matgen.c)
 tcspmm_add_test(test_wave_split SOURCES test_wave_split.c matgen.c)
+# The clustered row order of HRPB panels (CPU only).
+tcspmm_add_test(test_row_order SOURCES test_row_order.c matgen.c)

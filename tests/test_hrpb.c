@@ -1,7 +1,8 @@
 /* test_hrpb.c: the HRPB builder, decoder, CPU executor and metrics.
  *  - the exact bytes of hand-built blocks (TM 16 and 32) against hrpb.h;
  *  - HRPB -> CSR round trips (hrpb_to_csr also checks every layout rule) on
- *    the matgen edge cases and the bundled data/ matrices, TM 16 and 32;
+ *    the matgen edge cases and the bundled data/ matrices, TM 16 and 32, in
+ *    A's row order and in the clustered one (row map back to A's rows);
  *  - hrpb_spmm_cpu against the float64 reference for several N, both
  *    layouts, padded leading dimensions, alpha/beta, poisoned C;
  *  - the same bytes with 1 and several threads;
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "format/hrpb.h"
+#include "format/row_order.h"
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
@@ -39,15 +41,28 @@ static int hrpb_equal(const hrpb *a, const hrpb *b)
            !memcmp(a->packed, b->packed, (size_t)a->size_ptr[a->num_blocks]);
 }
 
-static void check_round_trip(const tcspmm_csr *A, int tm, const char *what)
+/* HRPB of A in its own row order, or (clustered) of its rows in the
+ * clustered order of row_order.h, with the row map back to A's rows. */
+static void build_in_order(const tcspmm_csr *A, int tm, int clustered, hrpb *h)
+{
+    int64_t *order = clustered ? malloc((size_t)(A->rows + 1) * sizeof(int64_t)) : NULL;
+    row_order_stats stats;
+    if (order) CHECK_OK(row_order_cluster(A, tm, 0, order, &stats));
+    CHECK_OK(hrpb_build_ordered(A, order, tm, 0, h));
+    free(order);
+}
+
+static void check_round_trip(const tcspmm_csr *A, int tm, int clustered, const char *what)
 {
     hrpb h;
     tcspmm_csr back;
-    CHECK_OK(hrpb_build(A, tm, 0, &h));
+    build_in_order(A, tm, clustered, &h);
     CHECK_OK(hrpb_to_csr(&h, &back));
     int same = csr_equal(A, &back);
     CHECK(same);
-    if (!same) fprintf(stderr, "  round trip differs: %s, TM=%d\n", what, tm);
+    if (!same)
+        fprintf(stderr, "  round trip differs: %s, TM=%d, %s rows\n", what, tm,
+                clustered ? "clustered" : "natural");
     CHECK(h.num_panels == (A->rows + tm - 1) / tm);
     CHECK((uintptr_t)h.packed % HRPB_ALIGN == 0);
     tcspmm_csr_free(&back);
@@ -109,17 +124,19 @@ static void check_all(const tcspmm_csr *A, const char *what, const int64_t *ns, 
 {
     CHECK_OK(tcspmm_csr_validate(A));
     for (int tm = 16; tm <= 32; tm += 16) {
-        check_round_trip(A, tm, what);
         check_threads(A, tm);
-        hrpb h;
-        CHECK_OK(hrpb_build(A, tm, 0, &h));
-        for (int i = 0; i < count; i++) {
-            for (int layout = 0; layout < 2; layout++) {
-                check_spmm(&h, A, ns[i], (tcspmm_layout)layout, 1.0f, 0.0f, what);
-                check_spmm(&h, A, ns[i], (tcspmm_layout)layout, -0.75f, 0.5f, what);
+        for (int clustered = 0; clustered < 2; clustered++) {
+            check_round_trip(A, tm, clustered, what);
+            hrpb h;
+            build_in_order(A, tm, clustered, &h);
+            for (int i = 0; i < count; i++) {
+                for (int layout = 0; layout < 2; layout++) {
+                    check_spmm(&h, A, ns[i], (tcspmm_layout)layout, 1.0f, 0.0f, what);
+                    check_spmm(&h, A, ns[i], (tcspmm_layout)layout, -0.75f, 0.5f, what);
+                }
             }
+            hrpb_free(&h);
         }
-        hrpb_free(&h);
     }
 }
 
@@ -222,10 +239,10 @@ static void test_edge_cases(void)
     /* No rows at all, and rows but no columns. */
     tcspmm_csr A;
     CHECK_OK(matgen_random(0, 5, 0.5, next_seed++, &A));
-    check_round_trip(&A, 16, "0 x 5");
+    check_round_trip(&A, 16, 1, "0 x 5");
     tcspmm_csr_free(&A);
     CHECK_OK(matgen_random(21, 0, 0.5, next_seed++, &A));
-    check_round_trip(&A, 32, "21 x 0");
+    check_round_trip(&A, 32, 1, "21 x 0");
     tcspmm_csr_free(&A);
     /* A larger matrix with one heavy panel: many blocks per panel, and
      * enough panels for the threads to share. */

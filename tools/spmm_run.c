@@ -32,6 +32,8 @@ static const char *usage =
     "  --alpha A         default 1\n"
     "  --beta B          default 0 (C starts random when beta != 0)\n"
     "  --tm T            HRPB panel rows, 16 (default) or 32\n"
+    "  --row-order O     natural (default) or clustered: HRPB panels of rows that\n"
+    "                    share columns (faster products, slower plan)\n"
     "  --threads T       host threads (default: all)\n"
     "  --check           compare with the float64 CPU reference; prints\n"
     "                    'check: rel_err=X max_abs_err=Y PASS|FAIL' (exit 1 on FAIL)\n"
@@ -91,8 +93,10 @@ static int parse_args(int argc, char **argv, args *a)
     static const char *const paths[] = {"auto", "cusparse", "hrpb", "sparse24", "cpu"};
     static const char *const precisions[] = {"tf32", "fp32", "bf16", "fp16"};
     static const char *const layouts[] = {"row", "col"};
-    static const char *const valued[] = {"--n", "--reps", "--seed", "--alpha", "--beta",
-                                         "--tm", "--threads", "--path", "--precision", "--layout"};
+    static const char *const row_orders[] = {"natural", "clustered"};
+    static const char *const valued[] = {"--n",       "--reps",      "--seed", "--alpha",
+                                         "--beta",    "--tm",        "--threads", "--path",
+                                         "--precision", "--layout", "--row-order"};
     memset(a, 0, sizeof *a);
     tcspmm_options_init(&a->opt);
     a->n = 128;
@@ -111,7 +115,7 @@ static int parse_args(int argc, char **argv, args *a)
         else if (!strcmp(s, "--bench")) a->bench = 1;
         else if (!strcmp(s, "--info")) a->info = 1;
         else if (!strcmp(s, "--json")) a->json = 1;
-        else if (pick(s, valued, 10) >= 0) {
+        else if (pick(s, valued, 11) >= 0) {
             if (!v) return die("%s needs a value (see --help)", s);
             i++;
             if (!strcmp(s, "--n") && parse_number(v, 0, 1 << 30, &x)) a->n = (int64_t)x;
@@ -126,6 +130,8 @@ static int parse_args(int argc, char **argv, args *a)
                 a->opt.precision = (tcspmm_precision)k;
             else if (!strcmp(s, "--layout") && (k = pick(v, layouts, 2)) >= 0)
                 a->layout = (tcspmm_layout)k;
+            else if (!strcmp(s, "--row-order") && (k = pick(v, row_orders, 2)) >= 0)
+                a->opt.row_order = (tcspmm_row_order)k;
             else {
                 fprintf(stderr, "spmm_run: bad value '%s' for %s (see --help)\n", v, s);
                 return 2;
@@ -180,6 +186,10 @@ static void record_info(record *r, const tcspmm_info *in)
         record_int(r, "virtual_panels", in->virtual_panels);
         record_int(r, "split_panels", in->split_panels);
         record_num(r, "waves", in->waves);
+        record_str(r, "row_order", in->row_order);
+        record_int(r, "active_cols_natural", in->active_cols_natural);
+        record_int(r, "active_cols_clustered", in->active_cols_clustered);
+        record_num(r, "row_order_ms", in->row_order_ms);
         record_num(r, "preprocess_ms", in->preprocess_ms);
     }
     record_num(r, "upload_ms", in->upload_ms);

@@ -29,8 +29,11 @@
  * bricks holding at least one entry are stored. Explicit zeros of A are
  * entries and set their bit.
  *
- * After a build on the GPU (hrpb_gpu.h) the host keeps only the sizes and
- * block_ptr; active_cols, size_ptr and packed are NULL there. */
+ * Rows may be reordered (row_order.h) before the build: row_map[i] is then
+ * the row of A (and of C) that the panels' row i is; NULL means row i.
+ *
+ * After a build on the GPU (hrpb_gpu.h) the host keeps only the sizes,
+ * block_ptr and row_map; active_cols, size_ptr and packed are NULL there. */
 #ifndef TCSPMM_HRPB_H
 #define TCSPMM_HRPB_H
 
@@ -58,14 +61,21 @@ typedef struct hrpb {
     int32_t *active_cols; /* num_blocks * HRPB_TK; -1 pads */
     int64_t *size_ptr;    /* num_blocks + 1 byte offsets into packed */
     uint8_t *packed;      /* size_ptr[num_blocks] bytes, 16-byte aligned */
+    int64_t *row_map;     /* NULL, or rows entries: the row of A of each panel row */
 } hrpb;
+
+/* The row of A that row i of the panels holds. */
+static inline int64_t hrpb_row_of(const hrpb *h, int64_t i)
+{
+    return h->row_map ? h->row_map[i] : i;
+}
 
 /* Builds HRPB from a validated CSR with OpenMP (threads: 0 = all). The result
  * is byte for byte the same for any thread count. */
 tcspmm_status hrpb_build(const tcspmm_csr *A, int panel_rows, int threads, hrpb *out);
 void hrpb_free(hrpb *h);
 
-/* Frees active_cols, size_ptr and packed but keeps the sizes and block_ptr:
+/* Frees active_cols, size_ptr and packed but keeps the sizes, block_ptr and row_map:
  * what a plan keeps on the host once the device has the blocks. */
 void hrpb_drop_blocks(hrpb *h);
 

@@ -237,6 +237,7 @@ void hrpb_free(hrpb *h)
     free(h->active_cols);
     free(h->size_ptr);
     free(h->packed);
+    free(h->row_map);
     memset(h, 0, sizeof *h);
 }
 

@@ -143,7 +143,7 @@ tcspmm_status hrpb_to_csr(const hrpb *h, tcspmm_csr *out)
             if (!block_ok(h, p, b, &prev_col))
                 return bad_layout("a block breaks the layout of hrpb.h", p, b, out, e);
             decode_block(h, b, e);
-            for (int i = 0; i < e->count; i++) out->row_ptr[p * tm + e->row[i] + 1]++;
+            for (int i = 0; i < e->count; i++) out->row_ptr[hrpb_row_of(h, p * tm + e->row[i]) + 1]++;
             bricks += h->packed[h->size_ptr[b] + 4];
         }
     }
@@ -163,7 +163,7 @@ tcspmm_status hrpb_to_csr(const hrpb *h, tcspmm_csr *out)
         for (int64_t b = h->block_ptr[p]; b < h->block_ptr[p + 1]; b++) {
             decode_block(h, b, e);
             for (int i = 0; i < e->count; i++) {
-                int64_t k = next[p * tm + e->row[i]]++;
+                int64_t k = next[hrpb_row_of(h, p * tm + e->row[i])]++;
                 out->col_idx[k] = h->active_cols[b * HRPB_TK + e->slot[i]];
                 out->values[k] = e->value[i];
             }
@@ -210,7 +210,7 @@ tcspmm_status hrpb_spmm_cpu(const hrpb *h, int64_t n, float alpha, const float *
                 }
             }
             for (int64_t r = 0; r < tm && p * tm + r < h->rows; r++) {
-                int64_t i = p * tm + r;
+                int64_t i = hrpb_row_of(h, p * tm + r);
                 for (int64_t j = 0; j < n; j++) {
                     float *c = C + dense_index(i, j, ldc, layout);
                     double old = beta != 0.0f ? (double)beta * (double)*c : 0.0;

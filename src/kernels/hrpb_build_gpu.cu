@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../device_copy.h"
 #include "../error.h"
 #include "hrpb_gpu_internal.h"
 
@@ -254,12 +255,6 @@ static void scratch_free(build_scratch *s)
     cudaFree(s->patterns);
     cudaFree(s->counts);
     cudaFree(s->scan_temp);
-}
-
-static tcspmm_status device_alloc(void **p, size_t bytes)
-{
-    *p = NULL;
-    return bytes ? TCSPMM_CUDA(cudaMalloc(p, bytes)) : TCSPMM_SUCCESS;
 }
 
 /* out[0..count) = exclusive prefix sums of in[0..count), with CUB. */

@@ -39,6 +39,9 @@ tcspmm_status hrpb_gpu_build(const csr_gpu *A, int panel_rows, hrpb *shape, hrpb
  * inverse of hrpb_gpu_upload, for products on the host). */
 tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape, hrpb *out);
 
+/* Uploads the row map of reordered rows (hrpb.h; g->rows entries) to g, once. */
+tcspmm_status hrpb_gpu_set_row_map(hrpb_gpu *g, const int64_t *row_map);
+
 /* Uploads the virtual panels of w to g (once) and sets its precision. */
 tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w, tcspmm_precision precision);
 

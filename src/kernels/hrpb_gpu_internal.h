@@ -24,6 +24,7 @@ struct hrpb_gpu {
     int64_t *size_ptr;        /* num_blocks + 1 */
     int32_t *active_cols;     /* num_blocks * HRPB_TK */
     uint8_t *packed;
+    int64_t *row_map;         /* rows, or NULL: the row of C of each panel row (hrpb.h) */
 };
 
 /* How the kernel reads a column-major B: gathered element by element where
@@ -40,11 +41,12 @@ tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float alpha, cons
                                  int64_t ldb, float beta, float *dC, int64_t ldc,
                                  tcspmm_layout layout, hrpb_colb_mode mode, void *stream);
 
-/* C rows of the listed panels (TM rows each, clipped at rows) times beta,
- * or set to zero when beta == 0, over n columns; C(i, j) at i*c_si + j*c_sj. */
+/* C rows of the listed panels (TM rows each, clipped at rows; panel row i is
+ * row d_row_map[i] of C, or i when d_row_map is NULL) times beta, or set to
+ * zero when beta == 0, over n columns; C(i, j) at i*c_si + j*c_sj. */
 tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t count, int panel_rows,
-                                int64_t rows, int64_t n, float beta, float *dC, int64_t c_si,
-                                int64_t c_sj, void *stream);
+                                const int64_t *d_row_map, int64_t rows, int64_t n, float beta,
+                                float *dC, int64_t c_si, int64_t c_sj, void *stream);
 
 /* dT (rows x n, row-major, leading dimension ldt) = dS (rows x n,
  * column-major, leading dimension lds). */

@@ -18,7 +18,8 @@
  *     reads its A fragment (one 16-byte load per brick row) and two 16-byte
  *     B loads, and issues mma.m16n8k8 (k = the pair's 8 active columns) for
  *     each of its 4 n8 tiles. A pair without bricks is skipped.
- * One __syncthreads per HRPB block orders all three. With one warp (N <= 32)
+ * One __syncthreads per HRPB block orders all three. Panel row i is row
+ * row_map[i] of C when the rows were reordered (row_map not NULL). With one warp (N <= 32)
  * nothing is shared: the warp decodes block b in registers just before its
  * MMAs, its packed bytes are copied with its B rows (block b + 2), and there
  * are no decoded buffers in shared memory.
@@ -188,7 +189,7 @@ __global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS, SPLI
 hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__restrict__ vp_panel,
                  const uint8_t *__restrict__ vp_split, const int64_t *__restrict__ size_ptr,
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
-                 int64_t rows, int64_t n, int64_t n_tiles, float alpha, const float *B,
+                 const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles, float alpha, const float *B,
                  int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si, int64_t c_sj,
                  bool c_vec)
 {
@@ -465,7 +466,7 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                     x[s] = alpha * acc[r][s][2 * h];
                     x[4 + s] = alpha * acc[r][s][2 * h + 1];
                 }
-                float *c = C + i * c_si + jc * c_sj;
+                float *c = C + (row_map ? row_map[i] : i) * c_si + jc * c_sj;
                 if (c_vec && jc + 8 <= n && (!split || VEC_ATOMICS)) { /* row-major, 16-byte aligned */
                     float4 *c4 = reinterpret_cast<float4 *>(c);
                     float4 lo = make_float4(x[0], x[1], x[2], x[3]);
@@ -506,9 +507,9 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
 /* Host side */
 
 typedef void (*hrpb_kernel_fn)(const int64_t *, const int64_t *, const uint8_t *,
-                               const int64_t *, const int32_t *, const uint8_t *, int64_t,
-                               int64_t, int64_t, float, const float *, int64_t, int64_t, float,
-                               float *, int64_t, int64_t, bool);
+                               const int64_t *, const int32_t *, const uint8_t *,
+                               const int64_t *, int64_t, int64_t, int64_t, float, const float *,
+                               int64_t, int64_t, float, float *, int64_t, int64_t, bool);
 
 /* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
 static int warps_for(int64_t n)
@@ -600,6 +601,15 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     return st;
 }
 
+extern "C" tcspmm_status hrpb_gpu_set_row_map(hrpb_gpu *g, const int64_t *row_map)
+{
+    if (!g || !row_map || g->row_map)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "hrpb_gpu_set_row_map: null argument, or set twice");
+    return device_copy_in((void **)&g->row_map, row_map, (size_t)g->rows * sizeof(int64_t),
+                          cudaMemcpyHostToDevice);
+}
+
 extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
                                          tcspmm_precision precision, hrpb_gpu **out)
 {
@@ -622,6 +632,7 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
         st = device_copy_in((void **)&g->active_cols, h->active_cols,
                             nb * HRPB_TK * sizeof(int32_t), up);
     if (!st) st = device_copy_in((void **)&g->packed, h->packed, (size_t)h->size_ptr[nb], up);
+    if (!st && h->row_map) st = hrpb_gpu_set_row_map(g, h->row_map);
     if (!st) st = hrpb_gpu_set_split(g, w, precision);
     if (st) {
         hrpb_gpu_free(g);
@@ -650,6 +661,7 @@ extern "C" tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape,
     out->active_cols = NULL;
     out->size_ptr = NULL;
     out->packed = NULL;
+    out->row_map = NULL;
     const size_t np = (size_t)shape->num_panels, nb = (size_t)shape->num_blocks;
     tcspmm_status st = TCSPMM_SUCCESS;
     out->block_ptr = (int64_t *)malloc((np + 1) * sizeof(int64_t));
@@ -660,6 +672,8 @@ extern "C" tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape,
         st = download_array((void **)&out->active_cols, g->active_cols,
                             nb * HRPB_TK * sizeof(int32_t));
     if (!st) st = download_array((void **)&out->packed, g->packed, (size_t)out->size_ptr[nb]);
+    if (!st && g->row_map)
+        st = download_array((void **)&out->row_map, g->row_map, (size_t)out->rows * sizeof(int64_t));
     if (st) hrpb_free(out);
     return st;
 }
@@ -674,6 +688,7 @@ void hrpb_gpu_free(hrpb_gpu *g)
     cudaFree(g->size_ptr);
     cudaFree(g->active_cols);
     cudaFree(g->packed);
+    cudaFree(g->row_map);
     free(g);
 }
 
@@ -683,8 +698,8 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
                             int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si,
                             int64_t c_sj, cudaStream_t stream)
 {
-    TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows, g->rows,
-                                 n, beta, C, c_si, c_sj, stream));
+    TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows, g->row_map,
+                                 g->rows, n, beta, C, c_si, c_sj, stream));
     const int warps = warps_for(n);
     const bool vec = b_sj == 1 && b_sk % 4 == 0 && b_sk < (1 << 30) && (uintptr_t)B % 16 == 0;
     const bool c_vec = c_sj == 1 && c_si % 4 == 0 && (uintptr_t)C % 16 == 0;
@@ -692,7 +707,7 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     dim3 grid((unsigned)g->num_vpanels, (unsigned)(n_tiles < 65535 ? n_tiles : 65535));
     kernel_for(g->panel_rows, warps, vec, g->split)<<<grid, 32 * warps, 0, stream>>>(
         g->vp_block_ptr, g->vp_panel, g->vp_split, g->size_ptr, g->active_cols, g->packed,
-        g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C, c_si, c_sj, c_vec);
+        g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C, c_si, c_sj, c_vec);
     return TCSPMM_CUDA(cudaGetLastError());
 }
 

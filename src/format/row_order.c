@@ -1,0 +1,303 @@
+/* row_order.c: the clustered row order of row_order.h, the permutation of a
+ * CSR's rows by it, and HRPB built in it.
+ *
+ * Candidates for a panel come from a column index (for each column, the rows
+ * holding it, in increasing order): the rows sharing a column with the panel,
+ * each with cnt = how many of the panel's columns it holds. Adding row r
+ * scores 3 * cnt(r) - len(r) (twice: its shared columns count, its new
+ * columns count half against it). Columns held by more than COLUMN_CAP rows
+ * say little about which rows belong together and would make the candidate
+ * lists long: they are left out of the candidates (not of the counts of
+ * active columns). Each chunk of CHUNK_ROWS rows forms its panels from its
+ * own rows only. */
+#include "row_order.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../error.h"
+#include "csr.h"
+
+enum { CHUNK_ROWS = 1 << 15, COLUMN_CAP = 1024 };
+
+/* The column index: rows of column c are row_of[col_ptr[c] .. col_ptr[c+1]). */
+typedef struct column_index {
+    int64_t *col_ptr;
+    int32_t *row_of;
+} column_index;
+
+static int cmp_int32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static tcspmm_status column_index_build(const tcspmm_csr *A, column_index *ix)
+{
+    const int64_t m = A->rows, k = A->cols, nnz = A->nnz;
+    ix->col_ptr = calloc((size_t)k + 1, sizeof(int64_t));
+    ix->row_of = large_alloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t));
+    int64_t *cursor = malloc(((size_t)k + 1) * sizeof(int64_t));
+    if (!ix->col_ptr || !ix->row_of || !cursor) {
+        free(cursor);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "row_order: cannot allocate the column index of %lld entries",
+                           (long long)nnz);
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t e = 0; e < nnz; e++)
+#pragma omp atomic
+        ix->col_ptr[A->col_idx[e] + 1]++;
+    for (int64_t c = 0; c < k; c++) ix->col_ptr[c + 1] += ix->col_ptr[c];
+    memcpy(cursor, ix->col_ptr, ((size_t)k + 1) * sizeof(int64_t));
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t e = A->row_ptr[i]; e < A->row_ptr[i + 1]; e++) {
+            int64_t at;
+#pragma omp atomic capture
+            at = cursor[A->col_idx[e]]++;
+            ix->row_of[at] = (int32_t)i;
+        }
+    free(cursor);
+#pragma omp parallel for schedule(dynamic, 256)
+    for (int64_t c = 0; c < k; c++)
+        qsort(ix->row_of + ix->col_ptr[c], (size_t)(ix->col_ptr[c + 1] - ix->col_ptr[c]),
+              sizeof(int32_t), cmp_int32);
+    return TCSPMM_SUCCESS;
+}
+
+/* A set of columns (open addressing, keys + 1 so that 0 is empty) that
+ * remembers its keys for a quick clear. */
+typedef struct column_set {
+    int64_t *slot;
+    int64_t *keys;
+    int64_t count, capacity; /* capacity: a power of two */
+} column_set;
+
+/* Inserts c; 1 when it was new, 0 when present, -1 out of memory. */
+static int column_set_insert(column_set *s, int64_t c)
+{
+    if (2 * (s->count + 1) > s->capacity) {
+        int64_t cap = s->capacity ? 2 * s->capacity : 1024;
+        int64_t *slot = calloc((size_t)cap, sizeof(int64_t));
+        int64_t *keys = realloc(s->keys, (size_t)cap * sizeof(int64_t));
+        if (!slot || !keys) {
+            free(slot);
+            if (keys) s->keys = keys;
+            return -1;
+        }
+        free(s->slot);
+        s->slot = slot;
+        s->keys = keys;
+        s->capacity = cap;
+        for (int64_t j = 0; j < s->count; j++) {
+            uint64_t h = (uint64_t)s->keys[j] * 0x9e3779b97f4a7c15ull >> 20;
+            while (slot[h & (cap - 1)]) h++;
+            slot[h & (cap - 1)] = s->keys[j] + 1;
+        }
+    }
+    uint64_t h = (uint64_t)c * 0x9e3779b97f4a7c15ull >> 20;
+    for (;; h++) {
+        int64_t *p = &s->slot[h & (s->capacity - 1)];
+        if (*p == c + 1) return 0;
+        if (*p == 0) {
+            *p = c + 1;
+            s->keys[s->count++] = c;
+            return 1;
+        }
+    }
+}
+
+static void column_set_clear(column_set *s)
+{
+    for (int64_t j = 0; j < s->count; j++) {
+        uint64_t h = (uint64_t)s->keys[j] * 0x9e3779b97f4a7c15ull >> 20;
+        while (s->slot[h & (s->capacity - 1)] != s->keys[j] + 1) h++;
+        s->slot[h & (s->capacity - 1)] = 0;
+    }
+    s->count = 0;
+}
+
+/* One thread's workspace for a chunk: cnt[local row], the candidate list,
+ * the placed flags and the panel's columns. */
+typedef struct chunk_work {
+    int32_t *cnt;
+    int32_t *touched;
+    int64_t num_touched, touched_cap;
+    unsigned char *placed;
+    column_set cols;
+} chunk_work;
+
+static void chunk_work_free(chunk_work *w)
+{
+    free(w->cnt);
+    free(w->touched);
+    free(w->placed);
+    free(w->cols.slot);
+    free(w->cols.keys);
+}
+
+/* Places local row r of chunk [r0, r1) in the panel: its new columns into
+ * the set, and the counts of the unplaced rows of the chunk sharing them.
+ * 0, or -1 out of memory. */
+static int place_row(const tcspmm_csr *A, const column_index *ix, int64_t r0, int64_t r1,
+                     int64_t r, chunk_work *w)
+{
+    w->placed[r] = 1;
+    const int64_t row = r0 + r;
+    for (int64_t e = A->row_ptr[row]; e < A->row_ptr[row + 1]; e++) {
+        const int64_t c = A->col_idx[e];
+        const int fresh = column_set_insert(&w->cols, c);
+        if (fresh < 0) return -1;
+        const int64_t lo = ix->col_ptr[c], hi = ix->col_ptr[c + 1];
+        if (!fresh || hi - lo > COLUMN_CAP) continue;
+        /* the column's rows from r0 on: a binary search */
+        int64_t a = lo, b = hi;
+        while (a < b) {
+            int64_t mid = a + (b - a) / 2;
+            if (ix->row_of[mid] < r0) a = mid + 1;
+            else b = mid;
+        }
+        for (; a < hi && ix->row_of[a] < r1; a++) {
+            const int64_t q = ix->row_of[a] - r0;
+            if (w->placed[q]) continue;
+            if (w->cnt[q]++ == 0) {
+                if (w->num_touched == w->touched_cap) {
+                    int64_t cap = w->touched_cap ? 2 * w->touched_cap : 1024;
+                    int32_t *t = realloc(w->touched, (size_t)cap * sizeof(int32_t));
+                    if (!t) return -1;
+                    w->touched = t;
+                    w->touched_cap = cap;
+                }
+                w->touched[w->num_touched++] = (int32_t)q;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The panels of chunk [r0, r1) into order[r0 .. r1); adds the active
+ * columns of both orders to *natural and *clustered. 0, or -1 out of memory. */
+static int order_chunk(const tcspmm_csr *A, const column_index *ix, int panel_rows, int64_t r0,
+                       int64_t r1, int64_t *order, chunk_work *w, int64_t *natural,
+                       int64_t *clustered)
+{
+    const int64_t len = r1 - r0;
+    memset(w->placed, 0, (size_t)len);
+    for (int64_t p = r0; p < r1; p += panel_rows) { /* the natural panels' columns */
+        const int64_t end = p + panel_rows < r1 ? p + panel_rows : r1;
+        for (int64_t e = A->row_ptr[p]; e < A->row_ptr[end]; e++)
+            if (column_set_insert(&w->cols, A->col_idx[e]) < 0) return -1;
+        *natural += w->cols.count;
+        column_set_clear(&w->cols);
+    }
+    int64_t next = 0, pos = r0; /* next: no unplaced row below it */
+    while (pos < r1) {
+        while (w->placed[next]) next++;
+        if (place_row(A, ix, r0, r1, next, w)) return -1;
+        order[pos++] = r0 + next;
+        for (int k = 1; k < panel_rows && pos < r1; k++) {
+            int64_t best = -1, best_score = 0;
+            for (int64_t j = 0; j < w->num_touched; j++) {
+                const int64_t q = w->touched[j];
+                if (w->placed[q]) continue;
+                const int64_t score =
+                    3 * (int64_t)w->cnt[q] - (A->row_ptr[r0 + q + 1] - A->row_ptr[r0 + q]);
+                if (best < 0 || score > best_score || (score == best_score && q < best)) {
+                    best = q;
+                    best_score = score;
+                }
+            }
+            if (best < 0) { /* nothing shares a column: the next row in order */
+                while (w->placed[next]) next++;
+                best = next;
+            }
+            if (place_row(A, ix, r0, r1, best, w)) return -1;
+            order[pos++] = r0 + best;
+        }
+        *clustered += w->cols.count;
+        column_set_clear(&w->cols);
+        for (int64_t j = 0; j < w->num_touched; j++) w->cnt[w->touched[j]] = 0;
+        w->num_touched = 0;
+    }
+    return 0;
+}
+
+tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads, int64_t *order,
+                                row_order_stats *stats)
+{
+    if (!A || !order || !stats || (panel_rows != 16 && panel_rows != 32))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "row_order_cluster: null argument or panel_rows %d (16 or 32)",
+                           panel_rows);
+    if (A->rows >= INT32_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "row_order_cluster: %lld rows (the order needs fewer than 2^31 - 1)",
+                           (long long)A->rows);
+    memset(stats, 0, sizeof *stats);
+    column_index ix = {0};
+    tcspmm_status st = column_index_build(A, &ix);
+    const int64_t chunks = (A->rows + CHUNK_ROWS - 1) / CHUNK_ROWS;
+    int failed = 0;
+    int64_t natural = 0, clustered = 0;
+    if (!st) {
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads()) \
+    reduction(+ : natural, clustered) reduction(| : failed)
+        {
+            chunk_work w = {0};
+            w.cnt = calloc(CHUNK_ROWS, sizeof(int32_t));
+            w.placed = malloc(CHUNK_ROWS);
+            failed |= !w.cnt || !w.placed;
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t ch = 0; ch < chunks; ch++) {
+                if (failed) continue;
+                const int64_t r0 = ch * CHUNK_ROWS;
+                const int64_t r1 = r0 + CHUNK_ROWS < A->rows ? r0 + CHUNK_ROWS : A->rows;
+                failed |= order_chunk(A, &ix, panel_rows, r0, r1, order, &w, &natural, &clustered) != 0;
+            }
+            chunk_work_free(&w);
+        }
+        if (failed)
+            st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                             "row_order_cluster: out of memory for a chunk's workspace");
+    }
+    free(ix.col_ptr);
+    free(ix.row_of);
+    stats->natural_cols = natural;
+    stats->clustered_cols = clustered;
+    return st;
+}
+
+tcspmm_status csr_permute_rows(const tcspmm_csr *A, const int64_t *order, tcspmm_csr *out)
+{
+    TCSPMM_TRY(csr_alloc(A->rows, A->cols, A->nnz, out));
+    for (int64_t i = 0; i < A->rows; i++)
+        out->row_ptr[i + 1] = out->row_ptr[i] + A->row_ptr[order[i] + 1] - A->row_ptr[order[i]];
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (int64_t i = 0; i < A->rows; i++) {
+        const int64_t from = A->row_ptr[order[i]], count = A->row_ptr[order[i] + 1] - from;
+        memcpy(out->col_idx + out->row_ptr[i], A->col_idx + from, (size_t)count * sizeof(int32_t));
+        memcpy(out->values + out->row_ptr[i], A->values + from, (size_t)count * sizeof(float));
+    }
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status hrpb_build_ordered(const tcspmm_csr *A, const int64_t *order, int panel_rows,
+                                 int threads, hrpb *out)
+{
+    if (!order) return hrpb_build(A, panel_rows, threads, out);
+    tcspmm_csr permuted;
+    TCSPMM_TRY(csr_permute_rows(A, order, &permuted));
+    tcspmm_status st = hrpb_build(&permuted, panel_rows, threads, out);
+    tcspmm_csr_free(&permuted);
+    TCSPMM_TRY(st);
+    const size_t bytes = (size_t)(A->rows > 0 ? A->rows : 1) * sizeof(int64_t);
+    out->row_map = malloc(bytes);
+    if (!out->row_map) {
+        hrpb_free(out);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_build_ordered: out of memory");
+    }
+    memcpy(out->row_map, order, (size_t)A->rows * sizeof(int64_t));
+    return TCSPMM_SUCCESS;
+}

@@ -1,0 +1,90 @@
+/* csr_permute_gpu.cu: a device CSR with its rows reordered (csr_gpu.h), for
+ * the HRPB build of a clustered row order (src/format/row_order.h).
+ *
+ * row_length: thread i writes the length of row order[i] of A.
+ * copy_rows: warp w owns row w of the result and copies its column indices
+ * and values, lane by lane, from row order[w] of A. */
+#include <cuda_runtime.h>
+#include <cub/device/device_scan.cuh>
+
+#include "../csr_gpu.h"
+#include "../device_copy.h"
+#include "../error.h"
+
+enum { THREADS = 256 };
+
+__global__ void row_length(const int64_t *__restrict__ row_ptr, const int64_t *__restrict__ order,
+                           int64_t rows, int64_t *__restrict__ length)
+{
+    const int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x;
+    if (i < rows) length[i] = row_ptr[order[i] + 1] - row_ptr[order[i]];
+}
+
+__global__ void copy_rows(const int64_t *__restrict__ row_ptr, const int32_t *__restrict__ col_idx,
+                          const float *__restrict__ values, const int64_t *__restrict__ order,
+                          int64_t rows, const int64_t *__restrict__ out_ptr,
+                          int32_t *__restrict__ out_col, float *__restrict__ out_val)
+{
+    const int64_t w = ((int64_t)blockIdx.x * THREADS + threadIdx.x) / 32;
+    const int lane = threadIdx.x % 32;
+    if (w >= rows) return;
+    const int64_t from = row_ptr[order[w]], count = row_ptr[order[w] + 1] - from;
+    const int64_t to = out_ptr[w];
+    for (int64_t e = lane; e < count; e += 32) {
+        out_col[to + e] = col_idx[from + e];
+        out_val[to + e] = values[from + e];
+    }
+}
+
+/* out = A's rows in order, given the order on the device. */
+static tcspmm_status permute(const csr_gpu *A, const int64_t *d_order, csr_gpu *out,
+                             int64_t *length, void **scan_temp)
+{
+    const int64_t rows = A->rows;
+    TCSPMM_TRY(device_alloc((void **)&out->row_ptr, (size_t)(rows + 1) * sizeof(int64_t)));
+    TCSPMM_TRY(device_alloc((void **)&out->col_idx, (size_t)A->nnz * sizeof(int32_t)));
+    TCSPMM_TRY(device_alloc((void **)&out->values, (size_t)A->nnz * sizeof(float)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemset(length + rows, 0, sizeof(int64_t))));
+    if (rows > 0) {
+        row_length<<<(unsigned)((rows + THREADS - 1) / THREADS), THREADS>>>(A->row_ptr, d_order,
+                                                                             rows, length);
+        TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    }
+    size_t need = 0;
+    TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, length, out->row_ptr, rows + 1)));
+    TCSPMM_TRY(device_alloc(scan_temp, need));
+    TCSPMM_TRY(TCSPMM_CUDA(
+        cub::DeviceScan::ExclusiveSum(*scan_temp, need, length, out->row_ptr, rows + 1)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    if (rows > 0) {
+        const int64_t warps_per_block = THREADS / 32;
+        copy_rows<<<(unsigned)((rows + warps_per_block - 1) / warps_per_block), THREADS>>>(
+            A->row_ptr, A->col_idx, A->values, d_order, rows, out->row_ptr, out->col_idx,
+            out->values);
+        TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    }
+    return TCSPMM_CUDA(cudaDeviceSynchronize());
+}
+
+extern "C" tcspmm_status csr_gpu_permute_rows(const csr_gpu *A, const int64_t *order,
+                                              csr_gpu *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!A || !order || !csr_gpu_fits(A->rows, A->nnz))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "csr_gpu_permute_rows: null argument or sizes past 2^31 - 1");
+    out->rows = A->rows;
+    out->cols = A->cols;
+    out->nnz = A->nnz;
+    int64_t *d_order = NULL, *length = NULL;
+    void *scan_temp = NULL;
+    tcspmm_status st = device_copy_in((void **)&d_order, order, (size_t)A->rows * sizeof(int64_t),
+                                      cudaMemcpyHostToDevice);
+    if (!st) st = device_alloc((void **)&length, (size_t)(A->rows + 1) * sizeof(int64_t));
+    if (!st) st = permute(A, d_order, out, length, &scan_temp);
+    cudaFree(d_order);
+    cudaFree(length);
+    cudaFree(scan_temp);
+    if (st) csr_gpu_free(out);
+    return st;
+}
