@@ -114,11 +114,11 @@ static void shuffled_stencil(int64_t g, tcspmm_csr *A)
 static void test_shuffled_stencil(void)
 {
     tcspmm_csr A;
-    shuffled_stencil(256, &A); /* 65536 rows: two chunks */
+    shuffled_stencil(384, &A); /* 147456 rows: two chunks */
     CHECK_OK(tcspmm_csr_validate(&A));
     int64_t *order = checked_order(&A, 16, "shuffled stencil");
     const int64_t natural = active_columns(&A, NULL, 16), clustered = active_columns(&A, order, 16);
-    printf("  shuffled 256^2 stencil: alpha %.3f in its order, %.3f clustered\n",
+    printf("  shuffled 384^2 stencil: alpha %.3f in its order, %.3f clustered\n",
            (double)A.nnz / (16.0 * (double)natural), (double)A.nnz / (16.0 * (double)clustered));
     /* The grid's own row-by-row order: 16 rows of one grid line hold 80
      * entries in 50 columns (16 + 16 + 16 + 2), alpha 0.1. */

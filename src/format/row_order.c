@@ -19,7 +19,7 @@
 #include "../error.h"
 #include "csr.h"
 
-enum { CHUNK_ROWS = 1 << 15, COLUMN_CAP = 1024 };
+enum { CHUNK_ROWS = 1 << 17, COLUMN_CAP = 1024 };
 
 /* The column index: rows of column c are row_of[col_ptr[c] .. col_ptr[c+1]). */
 typedef struct column_index {
