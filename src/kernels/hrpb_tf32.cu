@@ -7,8 +7,9 @@
  * Per HRPB block (16 active columns = 4 brick columns = 2 brick-column
  * pairs) the thread block does three things, each on a different block of
  * the pipeline (b = the block being multiplied):
- *   - copy (cp.async): the packed bytes of block b + 3 and the 16 B rows of
- *     block b + 2 (restricted to the N tile) into shared-memory stages;
+ *   - copy (cp.async): the packed bytes of block b + STAGES and the 16 B rows
+ *     of block b + STAGES - 1 (restricted to the N tile) into shared-memory
+ *     stages;
  *   - decode: block b + 1's bricks into a dense TM x 16 A tile held in
  *     m16n8k8 fragment order and already rounded to TF32. Warp w decodes
  *     brick columns w, w + WARPS, ...: lane l takes bits l and l + 32 of the
@@ -18,11 +19,11 @@
  *     reads its A fragment (one 16-byte load per brick row) and two 16-byte
  *     B loads, and issues mma.m16n8k8 (k = the pair's 8 active columns) for
  *     each of its 4 n8 tiles. A pair without bricks is skipped.
- * One __syncthreads per HRPB block orders all three. Panel row i is row
- * row_map[i] of C when the rows were reordered (row_map not NULL). With one warp (N <= 32)
+ * One __syncthreads per HRPB block orders all three. With one warp (N <= 32)
  * nothing is shared: the warp decodes block b in registers just before its
- * MMAs, its packed bytes are copied with its B rows (block b + 2), and there
- * are no decoded buffers in shared memory.
+ * MMAs, its packed bytes are copied with its B rows (block b + STAGES - 1),
+ * and there are no decoded buffers in shared memory. Panel row i is row
+ * row_map[i] of C when the rows were reordered (row_map not NULL).
  *
  * FP32-accurate mode (SPLIT, 3xTF32): every A value and B element x is split
  * as x = hi + lo with hi = tf32(x) and lo = tf32(x - hi) where it is decoded
@@ -58,6 +59,8 @@
 #include "../error.h"
 #include "hrpb_gpu_internal.h"
 
+/* Copy stages: 4 were slower at N = 128 (5 thread blocks per SM instead of
+ * 7; bench/NOTES.md). */
 enum { STAGES = 3, MAX_WARPS = 4 };
 
 /* Split panels add their partial sums atomically: sm_90 has 16-byte float4
@@ -151,8 +154,8 @@ struct hrpb_stages {
     static constexpr int NT = 32 * WARPS; /* N columns of a tile */
     static constexpr int LDB = NT + 8;    /* padded B row, floats */
     static constexpr int A_BYTES = HRPB_HEADER_BYTES + (TM / 16) * 4 * 8 + TM * HRPB_TK * 4;
-    float b[STAGES][HRPB_TK * LDB];               /* B rows of blocks b .. b+2 */
-    alignas(16) unsigned char a[STAGES][A_BYTES]; /* packed blocks b+1 .. b+3 (1 warp: b .. b+2) */
+    float b[STAGES][HRPB_TK * LDB];               /* B rows of blocks b .. b + STAGES - 1 */
+    alignas(16) unsigned char a[STAGES][A_BYTES]; /* packed blocks b+1 .. (1 warp: b ..) */
 };
 
 /* One decoded block: frag[h][r][p][lane] = lane's m16n8k8 A fragment of
@@ -197,13 +200,15 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
     constexpr int H = SPLIT ? 2 : 1; /* TF32 parts of an operand */
     constexpr int NT = smem_t::NT, LDB = smem_t::LDB, CHUNKS = NT / 4;
     constexpr int A_CHUNKS = smem_t::A_BYTES / 16, BR = TM / 16;
-    /* Brick columns a warp decodes. One warp decodes block it in registers
-     * just before its MMAs, so its packed bytes travel with its B rows (block
-     * it + 2); several warps decode block it + 1 into shared memory and copy
-     * packed block it + 3. */
+    /* Brick columns a warp decodes. B rows are copied B_AHEAD blocks ahead of
+     * the MMAs. One warp decodes block it in registers just before its MMAs,
+     * so its packed bytes travel with its B rows; several warps decode block
+     * it + 1 into shared memory, so packed bytes go one block further ahead.
+     * Copy group k holds block k's B rows and packed block k (one warp) or
+     * k + 1 (several; group 0 also packed block 0). */
     constexpr int COLS = HRPB_BRICK_COLS / WARPS;
     constexpr bool REG_DECODE = WARPS == 1;
-    constexpr int A_AHEAD = REG_DECODE ? 2 : 3;
+    constexpr int B_AHEAD = STAGES - 1;
     __shared__ __align__(16) smem_t sm;
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -338,51 +343,56 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
 #pragma unroll
                 for (int e = 0; e < 4; e++) acc[r][s][e] = 0.0f;
 
-        /* Prologue: packed blocks 0 .. A_AHEAD - 2 and block 0's B rows (one
-         * group: all that block 0 needs), packed block A_AHEAD - 1 and block
-         * 1's B rows, then (several warps) block 0 decoded. a_begin/a_end: the
-         * next packed block to copy; cols: the active columns of the next B
-         * rows to copy. */
-        int64_t a_begin = my_sizes[0], a_end = a_begin;
-        int4 cols = make_int4(0, 0, 0, 0);
-        for (int b = 0; b < A_AHEAD - 1 && b < nblk; b++) {
-            a_end = my_sizes[b + 1];
-            issue_a(a_begin, a_end, b);
-            a_begin = a_end;
+        /* The next packed block to copy is a_blk (bytes [a_begin, a_end), into
+         * stage a_stage); the next B rows are block b_blk's (active columns
+         * cols, into stage b_stage). Block k lives in stage k % STAGES. Each
+         * copy reads the offsets of the block after it now, so that their
+         * loads are done by the time they are needed. */
+        int a_blk = 0, b_blk = 0, a_stage = 0, b_stage = 0;
+        int64_t a_begin = my_sizes[0], a_end = nblk > 0 ? my_sizes[1] : a_begin;
+        int4 cols = nblk > 0 ? my_cols[0] : make_int4(0, 0, 0, 0);
+        auto copy_next_a = [&]() {
+            if (a_blk < nblk) {
+                issue_a(a_begin, a_end, a_stage);
+                a_begin = a_end;
+                if (a_blk + 1 < nblk) a_end = my_sizes[a_blk + 2];
+            }
+            a_blk++;
+            a_stage = a_stage == STAGES - 1 ? 0 : a_stage + 1;
+        };
+        auto copy_next_b = [&]() {
+            if (b_blk < nblk) {
+                issue_b(cols, b_stage);
+                if (b_blk + 1 < nblk) cols = my_cols[4 * (b_blk + 1)];
+            }
+            b_blk++;
+            b_stage = b_stage == STAGES - 1 ? 0 : b_stage + 1;
+        };
+
+        /* Prologue: copy groups 0 .. B_AHEAD - 1, then (several warps) block
+         * 0 decoded. */
+        if constexpr (!REG_DECODE) copy_next_a();
+        for (int k = 0; k < B_AHEAD; k++) {
+            copy_next_a();
+            copy_next_b();
+            cp_async_commit();
         }
-        if (nblk > 0) issue_b(my_cols[0], 0);
-        cp_async_commit();
-        if (nblk > A_AHEAD - 1) {
-            a_end = my_sizes[A_AHEAD];
-            issue_a(a_begin, a_end, A_AHEAD - 1);
-            a_begin = a_end;
-        }
-        if (nblk > 1) issue_b(my_cols[4], 1);
-        cp_async_commit();
-        if (nblk > A_AHEAD) a_end = my_sizes[A_AHEAD + 1];
-        if (nblk > 2) cols = my_cols[8];
         if constexpr (!REG_DECODE) {
-            cp_async_wait<1>();
+            cp_async_wait<B_AHEAD - 1>();
             __syncthreads();
             if (nblk > 0) decode_to_smem(0, sm.d[0]);
         }
 
         const bool warp_active = n0 + 32 * warp < n;
         const float *bfrag = &sm.b[0][0] + t * LDB + 32 * warp + 4 * g;
-        int s0 = 0; /* stage of block it (B rows and packed bytes: block k in stage k % 3) */
+        int s0 = 0; /* stage of block it */
         for (int it = 0; it < nblk; it++) {
-            const int s1 = s0 == STAGES - 1 ? 0 : s0 + 1, s2 = s1 == STAGES - 1 ? 0 : s1 + 1;
-            cp_async_wait<1>();
+            const int s1 = s0 == STAGES - 1 ? 0 : s0 + 1;
+            /* Group it is here; the stages block it - 1 used are free. */
+            cp_async_wait<B_AHEAD - 1>();
             __syncthreads();
-            if (it + A_AHEAD < nblk) {
-                issue_a(a_begin, a_end, A_AHEAD == STAGES ? s0 : s2);
-                a_begin = a_end;
-                if (it + A_AHEAD + 1 < nblk) a_end = my_sizes[it + A_AHEAD + 2];
-            }
-            if (it + 2 < nblk) {
-                issue_b(cols, s2);
-                if (it + 3 < nblk) cols = my_cols[4 * (it + 3)];
-            }
+            copy_next_a();
+            copy_next_b();
             cp_async_commit();
             if constexpr (!REG_DECODE)
                 if (it + 1 < nblk) decode_to_smem(s1, sm.d[(it + 1) & 1]);
