@@ -35,6 +35,9 @@ expect bad_value 2 "^spmm_run: bad value 'x' for --n" -- "$run" "$data/cora.mtx"
 expect bad_path 2 "^spmm_run: bad value 'gpu' for --path" -- "$run" "$data/cora.mtx" --path gpu
 expect no_file 2 '^spmm_run: no FILE given' -- "$run" --check
 expect bad_tm 2 'panel_rows' -- "$run" "$data/cora.mtx" --tm 8
+expect row_order 0 '^info: row_order=clustered$' -- "$run" "$data/astro-ph.mtx.gz" --info --path hrpb --row-order clustered
+expect row_order_check 0 '^check: .* PASS$' -- "$run" "$data/de2010.mtx.gz" --check --n 9 --path hrpb --row-order clustered
+expect bad_row_order 2 "^spmm_run: bad value 'random' for --row-order" -- "$run" "$data/cora.mtx" --row-order random
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
