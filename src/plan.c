@@ -111,7 +111,8 @@ static tcspmm_status cluster_rows(tcspmm_plan *plan, const csr_gpu *dA, int64_t 
     int64_t *o = malloc((size_t)(A->rows > 0 ? A->rows : 1) * sizeof(int64_t));
     if (!o) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "plan: no room for a row order");
     row_order_stats stats;
-    tcspmm_status st = row_order_cluster(A, plan->opt.panel_rows, plan->opt.host_threads, o, &stats);
+    tcspmm_status st =
+        row_order_cluster(A, plan->opt.panel_rows, plan->opt.host_threads, o, &stats);
     info->row_order_ms = now_ms() - t0;
     if (st) {
         free(o);

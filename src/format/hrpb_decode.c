@@ -143,7 +143,8 @@ tcspmm_status hrpb_to_csr(const hrpb *h, tcspmm_csr *out)
             if (!block_ok(h, p, b, &prev_col))
                 return bad_layout("a block breaks the layout of hrpb.h", p, b, out, e);
             decode_block(h, b, e);
-            for (int i = 0; i < e->count; i++) out->row_ptr[hrpb_row_of(h, p * tm + e->row[i]) + 1]++;
+            for (int i = 0; i < e->count; i++)
+                out->row_ptr[hrpb_row_of(h, p * tm + e->row[i]) + 1]++;
             bricks += h->packed[h->size_ptr[b] + 4];
         }
     }

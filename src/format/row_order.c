@@ -254,7 +254,8 @@ tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads
                 if (failed) continue;
                 const int64_t r0 = ch * CHUNK_ROWS;
                 const int64_t r1 = r0 + CHUNK_ROWS < A->rows ? r0 + CHUNK_ROWS : A->rows;
-                failed |= order_chunk(A, &ix, panel_rows, r0, r1, order, &w, &natural, &clustered) != 0;
+                failed |= order_chunk(A, &ix, panel_rows, r0, r1, order, &w, &natural,
+                                      &clustered) != 0;
             }
             chunk_work_free(&w);
         }

@@ -51,7 +51,8 @@ static tcspmm_status permute(const csr_gpu *A, const int64_t *d_order, csr_gpu *
         TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     }
     size_t need = 0;
-    TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, length, out->row_ptr, rows + 1)));
+    TCSPMM_TRY(
+        TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, length, out->row_ptr, rows + 1)));
     TCSPMM_TRY(device_alloc(scan_temp, need));
     TCSPMM_TRY(TCSPMM_CUDA(
         cub::DeviceScan::ExclusiveSum(*scan_temp, need, length, out->row_ptr, rows + 1)));

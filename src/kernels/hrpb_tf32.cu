@@ -192,9 +192,9 @@ __global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS, SPLI
 hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__restrict__ vp_panel,
                  const uint8_t *__restrict__ vp_split, const int64_t *__restrict__ size_ptr,
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
-                 const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles, float alpha, const float *B,
-                 int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si, int64_t c_sj,
-                 bool c_vec)
+                 const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles,
+                 float alpha, const float *B, int64_t b_sk, int64_t b_sj, float beta, float *C,
+                 int64_t c_si, int64_t c_sj, bool c_vec)
 {
     typedef hrpb_smem<TM, WARPS, SPLIT> smem_t;
     constexpr int H = SPLIT ? 2 : 1; /* TF32 parts of an operand */
@@ -683,7 +683,8 @@ extern "C" tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape,
                             nb * HRPB_TK * sizeof(int32_t));
     if (!st) st = download_array((void **)&out->packed, g->packed, (size_t)out->size_ptr[nb]);
     if (!st && g->row_map)
-        st = download_array((void **)&out->row_map, g->row_map, (size_t)out->rows * sizeof(int64_t));
+        st = download_array((void **)&out->row_map, g->row_map,
+                            (size_t)out->rows * sizeof(int64_t));
     if (st) hrpb_free(out);
     return st;
 }
