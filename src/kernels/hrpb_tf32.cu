@@ -221,6 +221,21 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
     /* Block b's active columns copy_row .. copy_row + 3 (16-byte aligned). */
     const int4 *my_cols = reinterpret_cast<const int4 *>(active_cols + blk0 * HRPB_TK + copy_row);
     const int64_t *my_sizes = size_ptr + blk0;
+    /* The rows of C of this lane's accumulators (rows g and g + 8 of each
+     * brick row; -1 past the last row) and whether the panel is split, read
+     * now so that the epilogue does not wait for them. */
+    const bool split = vp_split[v] != 0;
+    int64_t c_row[BR][2];
+    {
+        const int64_t row0 = vp_panel[v] * TM;
+#pragma unroll
+        for (int r = 0; r < BR; r++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int64_t i = row0 + 16 * r + g + 8 * h;
+                c_row[r][h] = i >= rows ? -1 : row_map ? row_map[i] : i;
+            }
+    }
 
     for (int64_t tile = blockIdx.y; tile < n_tiles; tile += gridDim.y) {
         const int64_t n0 = tile * NT;
@@ -462,21 +477,20 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
         /* Epilogue: lane (g, t) holds columns 8t .. 8t + 7 of the warp's 32
          * (tile s: 8t + s in e = 0, 2 and 8t + 4 + s in e = 1, 3) of rows g
          * (e = 0, 1) and g + 8 (e = 2, 3) of each brick row. */
-        const int64_t row0 = vp_panel[v] * TM, jc = n0 + 32 * warp + 8 * t;
-        const bool split = vp_split[v] != 0;
+        const int64_t jc = n0 + 32 * warp + 8 * t;
 #pragma unroll
         for (int r = 0; r < BR; r++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
-                const int64_t i = row0 + 16 * r + g + 8 * h;
-                if (i >= rows || jc >= n) continue;
+                const int64_t i = c_row[r][h];
+                if (i < 0 || jc >= n) continue;
                 float x[8];
 #pragma unroll
                 for (int s = 0; s < 4; s++) {
                     x[s] = alpha * acc[r][s][2 * h];
                     x[4 + s] = alpha * acc[r][s][2 * h + 1];
                 }
-                float *c = C + (row_map ? row_map[i] : i) * c_si + jc * c_sj;
+                float *c = C + i * c_si + jc * c_sj;
                 if (c_vec && jc + 8 <= n && (!split || VEC_ATOMICS)) { /* row-major, 16-byte aligned */
                     float4 *c4 = reinterpret_cast<float4 *>(c);
                     float4 lo = make_float4(x[0], x[1], x[2], x[3]);
