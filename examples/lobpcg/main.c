@@ -24,6 +24,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: lobpcg FILE [--k K] [--guard G] [--tol T] [--maxit N] [--stall N] [--largest]\n"
             "              [--seed S] [--path auto|hrpb|cusparse|cpu] [--precision tf32|fp32]\n"
+            "              [--row-order natural|clustered]\n"
             "Finds the K smallest (or --largest) eigenpairs of the symmetric matrix in FILE\n"
             "(.mtx or .mtx.gz) by block LOBPCG, with A*X on tcspmm and the dense work in float64.\n"
             "  --k K          eigenpairs wanted (default 8)\n"
@@ -38,6 +39,8 @@ static void usage(FILE *f)
             "  --seed S       of the random start block (default 1)\n"
             "  --path P       the library's path for A*X (default auto; this build: %s)\n"
             "  --precision P  tf32 (default) or fp32 (FP32-accurate products)\n"
+            "  --row-order O  natural (default) or clustered: HRPB panels of rows that share\n"
+            "                 columns (faster products, a slower plan)\n"
             "  --help         this text\n"
             "Exit status: 0 converged, 1 not converged (maxit or stall), 2 error.\n",
             dense_on_gpu() ? "auto, hrpb, cusparse" : "cpu");
@@ -94,8 +97,9 @@ static int parse_args(int argc, char **argv, args *a)
             a->file = s;
             continue;
         }
-        static const char *const valued[] = {"--k",    "--guard", "--tol",  "--maxit",
-                                             "--stall", "--seed", "--path", "--precision"};
+        static const char *const valued[] = {"--k",    "--guard", "--tol",       "--maxit",
+                                             "--stall", "--seed", "--path",     "--precision",
+                                             "--row-order"};
         int known = 0;
         for (size_t o = 0; o < sizeof valued / sizeof *valued; o++) known |= !strcmp(s, valued[o]);
         if (!known) {
@@ -117,6 +121,10 @@ static int parse_args(int argc, char **argv, args *a)
         else if (!strcmp(s, "--seed") && parse_number(v, 0, 1e18, &x)) a->solve.seed = (uint64_t)x;
         else if (!strcmp(s, "--path")) ok = parse_path(v, &a->plan.path);
         else if (!strcmp(s, "--precision")) ok = parse_precision(v, &a->plan.precision);
+        else if (!strcmp(s, "--row-order") && !strcmp(v, "natural"))
+            a->plan.row_order = TCSPMM_ROW_ORDER_NATURAL;
+        else if (!strcmp(s, "--row-order") && !strcmp(v, "clustered"))
+            a->plan.row_order = TCSPMM_ROW_ORDER_CLUSTERED;
         else ok = 0;
         if (!ok) {
             fprintf(stderr, "lobpcg: bad value '%s' for %s (see --help)\n", v, s);
@@ -184,6 +192,7 @@ static void print_results(const args *a, const lobpcg_result *r, const tcspmm_in
     printf("time_rest_s %.6f\n", r->seconds - spmm_s);
     printf("plan_path %s\n", tcspmm_path_name(info->path));
     printf("plan_precision %s\n", tcspmm_precision_name(info->precision));
+    printf("plan_row_order %s\n", info->row_order);
     if (!r->converged) {
         double worst = 0;
         for (int j = 0; j < a->solve.k; j++)

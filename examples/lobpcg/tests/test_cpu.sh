@@ -54,6 +54,7 @@ expect rectangular 2 '^lobpcg: the matrix is 16675 x 23541' -- "$run" "$src/data
 expect block_too_wide 2 '^lobpcg: a block of 500 columns' -- "$run" "$tmp/l2d.mtx" --k 400
 expect gpu_path 2 '^lobpcg: --path hrpb needs the GPU backend' -- "$run" "$tmp/l2d.mtx" --path hrpb
 expect bad_value 2 "^lobpcg: bad value 'x' for --k" -- "$run" "$tmp/l2d.mtx" --k x
+expect bad_row_order 2 "^lobpcg: bad value 'x' for --row-order" -- "$run" "$tmp/l2d.mtx" --row-order x
 expect bad_option 2 '^lobpcg: unknown option --frobnicate' -- "$run" "$tmp/l2d.mtx" --frobnicate
 
 # The GPU backend compiles wherever its toolkit is (not run: no GPU here).

@@ -36,6 +36,13 @@ for p in "hrpb fp32" "cusparse tf32"; do
     "$run" "$tmp/l3d.mtx" --k 12 --guard 6 --seed 7 --path "$1" --precision "$2" >"$tmp/out" 2>&1
     compare "laplacian 3D 12x10x14, k 12, --path $1 --precision $2" "$tmp/want3d" 1e-5
 done
+# HRPB on clustered rows (C keeps A's row order): the same eigenpairs.
+"$run" "$tmp/l3d.mtx" --k 12 --guard 6 --seed 7 --path hrpb --precision fp32 --row-order clustered \
+    >"$tmp/out" 2>&1
+compare "laplacian 3D 12x10x14, k 12, --path hrpb --precision fp32 --row-order clustered" \
+    "$tmp/want3d" 1e-5
+grep -q '^plan_row_order clustered$' "$tmp/out" && ok "plan row order clustered" ||
+    bad "plan: want row order clustered"
 "$run" "$tmp/l2d.mtx" --k 10 --path hrpb --precision tf32 --maxit 300 >"$tmp/out" 2>&1
 compare "laplacian 2D, --path hrpb --precision tf32 (eigenvalues to 1e-4)" "$tmp/want2d" 1e-4 unconverged
 expect gpu_cpu_path 2 '^lobpcg: --path cpu needs the CPU backend' -- "$run" "$tmp/l2d.mtx" --path cpu
