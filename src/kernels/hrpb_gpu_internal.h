@@ -49,10 +49,9 @@ tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t count, int pane
                                 float *dC, int64_t c_si, int64_t c_sj, void *stream);
 
 /* dT (rows x n, row-major, leading dimension ldt) = dS (rows x n,
- * column-major, leading dimension lds) + beta * dT; dT is not read when beta
- * is 0. */
+ * column-major, leading dimension lds). */
 tcspmm_status dense_transpose_to_row_major(const float *dS, int64_t lds, int64_t rows, int64_t n,
-                                           float beta, float *dT, int64_t ldt, void *stream);
+                                           float *dT, int64_t ldt, void *stream);
 
 #ifdef __cplusplus
 }

@@ -736,27 +736,6 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     return TCSPMM_CUDA(cudaGetLastError());
 }
 
-/* launch for C in either layout. A column-major C of reordered rows goes
- * through a row-major workspace that a transpose adds into C: stored
- * directly, a panel's scattered rows would cost a 32-byte sector per element
- * of each column instead of one per 8 rows (measured: LOBPCG's products
- * 15-35% slower than in A's own order; bench/NOTES.md). */
-static tcspmm_status launch_into(const hrpb_gpu *g, int64_t n, float alpha, const float *B,
-                                 int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t ldc,
-                                 bool row_major, cudaStream_t s)
-{
-    if (row_major) return launch(g, n, alpha, B, b_sk, b_sj, beta, C, ldc, 1, s);
-    if (!g->row_map) return launch(g, n, alpha, B, b_sk, b_sj, beta, C, 1, ldc, s);
-    const int64_t ldw = (n + 3) / 4 * 4;
-    float *w = NULL;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMallocAsync((void **)&w, (size_t)(g->rows * ldw) * sizeof(float), s)));
-    tcspmm_status st = launch(g, n, alpha, B, b_sk, b_sj, 0.0f, w, ldw, 1, s);
-    /* C (column-major) viewed as row-major is n x rows: the transpose of w */
-    if (!st) st = dense_transpose_to_row_major(w, ldw, n, g->rows, beta, C, ldc, s);
-    tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(w, s));
-    return st ? st : freed;
-}
-
 /* The rule for a column-major B: transpose it unless n is 1 (then a column
  * is contiguous already) or too wide for the transpose's grid. */
 static bool transpose_b(int64_t n, hrpb_colb_mode mode)
@@ -784,15 +763,16 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
                            (long long)n);
     if (n == 0 || g->rows == 0) return TCSPMM_SUCCESS;
     cudaStream_t s = (cudaStream_t)stream;
+    const int64_t c_si = row_major ? ldc : 1, c_sj = row_major ? 1 : ldc;
     if (row_major || !transpose_b(n, mode) || g->cols == 0)
-        return launch_into(g, n, alpha, dB, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC,
-                           ldc, row_major, s);
+        return launch(g, n, alpha, dB, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC, c_si,
+                      c_sj, s);
 
     const int64_t ldt = (n + 3) / 4 * 4;
     float *bt = NULL;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMallocAsync((void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), s)));
-    tcspmm_status st = dense_transpose_to_row_major(dB, ldb, g->cols, n, 0.0f, bt, ldt, s);
-    if (!st) st = launch_into(g, n, alpha, bt, ldt, 1, beta, dC, ldc, false, s);
+    tcspmm_status st = dense_transpose_to_row_major(dB, ldb, g->cols, n, bt, ldt, s);
+    if (!st) st = launch(g, n, alpha, bt, ldt, 1, beta, dC, c_si, c_sj, s);
     tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(bt, s));
     return st ? st : freed;
 }
