@@ -93,8 +93,10 @@ typedef enum tcspmm_precision {
 
 /* The order of A's rows in the HRPB panels. Clustering puts rows that share
  * columns into the same panel, so each panel has fewer active columns (fewer
- * rows of B to gather, fewer bricks): the HRPB kernel runs faster on most
- * matrices, but the plan takes longer (a greedy pass on the host over the
+ * rows of B to gather, fewer bricks): with row-major B and C the HRPB kernel
+ * ran faster on most matrices measured (with column-major C it can be much
+ * slower: a panel's rows land scattered across each column), and the plan
+ * takes longer (a greedy pass on the host over the
  * whole matrix, 50-120 ns per non-zero per chunk of 2^17 rows; a plan from
  * device arrays first copies A to the host for it; see README). C keeps A's
  * row order either way. */
