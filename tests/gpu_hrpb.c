@@ -59,12 +59,7 @@ static tcspmm_status device_matrix_make(const tcspmm_csr *A, int tm, int cluster
                                         int num_sms, int blocks_per_sm, device_matrix *m)
 {
     memset(m, 0, sizeof *m);
-    int64_t *order = clustered ? malloc((size_t)(A->rows + 1) * sizeof(int64_t)) : NULL;
-    row_order_stats stats;
-    tcspmm_status st = order ? row_order_cluster(A, tm, 0, order, &stats) : TCSPMM_SUCCESS;
-    if (!st) st = hrpb_build_ordered(A, order, tm, 0, &m->h);
-    free(order);
-    TCSPMM_TRY(st);
+    TCSPMM_TRY(clustered ? hrpb_build_clustered(A, tm, 0, &m->h) : hrpb_build(A, tm, 0, &m->h));
     TCSPMM_TRY(wave_split_build(&m->h, n_tiles, num_sms, blocks_per_sm, &m->w));
     return hrpb_gpu_upload(&m->h, &m->w, TCSPMM_PRECISION_TF32, &m->g);
 }

@@ -45,11 +45,7 @@ static int hrpb_equal(const hrpb *a, const hrpb *b)
  * clustered order of row_order.h, with the row map back to A's rows. */
 static void build_in_order(const tcspmm_csr *A, int tm, int clustered, hrpb *h)
 {
-    int64_t *order = clustered ? malloc((size_t)(A->rows + 1) * sizeof(int64_t)) : NULL;
-    row_order_stats stats;
-    if (order) CHECK_OK(row_order_cluster(A, tm, 0, order, &stats));
-    CHECK_OK(hrpb_build_ordered(A, order, tm, 0, h));
-    free(order);
+    CHECK_OK(clustered ? hrpb_build_clustered(A, tm, 0, h) : hrpb_build(A, tm, 0, h));
 }
 
 static void check_round_trip(const tcspmm_csr *A, int tm, int clustered, const char *what)

@@ -302,3 +302,17 @@ tcspmm_status hrpb_build_ordered(const tcspmm_csr *A, const int64_t *order, int 
     memcpy(out->row_map, order, (size_t)A->rows * sizeof(int64_t));
     return TCSPMM_SUCCESS;
 }
+
+tcspmm_status hrpb_build_clustered(const tcspmm_csr *A, int panel_rows, int threads, hrpb *out)
+{
+    if (!A || !out)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_build_clustered: null argument");
+    int64_t *order = malloc((size_t)(A->rows > 0 ? A->rows : 1) * sizeof(int64_t));
+    if (!order)
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_build_clustered: out of memory");
+    row_order_stats stats;
+    tcspmm_status st = row_order_cluster(A, panel_rows, threads, order, &stats);
+    if (!st) st = hrpb_build_ordered(A, order, panel_rows, threads, out);
+    free(order);
+    return st;
+}

@@ -22,8 +22,8 @@ typedef struct row_order_stats {
 /* order[i] = the row of A that goes i-th (a permutation of 0 .. rows - 1)
  * for panels of panel_rows rows, and the active columns of both orders.
  * Greedy: a panel starts from the first row not yet placed and adds, 15 (or
- * 31) times, the row whose columns overlap the panel's most (ties: fewer new
- * columns, then the lower row). Rows are cut into fixed chunks whose panels
+ * 31) times, the row with the best score: its columns in the panel's set
+ * minus half its columns outside it (ties: the lower row). Rows are cut into fixed chunks whose panels
  * are formed independently with OpenMP (threads: 0 = all), so the order is
  * the same for any thread count. A must be validated; rows < 2^31 - 1. */
 tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads, int64_t *order,
@@ -36,6 +36,10 @@ tcspmm_status csr_permute_rows(const tcspmm_csr *A, const int64_t *order, tcspmm
  * order NULL: hrpb_build of A. */
 tcspmm_status hrpb_build_ordered(const tcspmm_csr *A, const int64_t *order, int panel_rows,
                                  int threads, hrpb *out);
+
+/* hrpb_build_ordered in the clustered order, whether or not it has fewer
+ * active columns (the plan keeps it only when it has). */
+tcspmm_status hrpb_build_clustered(const tcspmm_csr *A, int panel_rows, int threads, hrpb *out);
 
 #ifdef __cplusplus
 }
