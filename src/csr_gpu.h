@@ -44,9 +44,9 @@ tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A);
  * csr_validate_row_ptr has checked. *bad_row = the first failing row, or -1. */
 tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row, sp24_structure *structure);
 
-/* out = A with its rows in order (host array: out's row i is A's row
- * order[i]), on the device (src/kernels/csr_permute_gpu.cu). */
-tcspmm_status csr_gpu_permute_rows(const csr_gpu *A, const int64_t *order, csr_gpu *out);
+/* out = A with its rows in order (device array d_order: out's row i is A's
+ * row d_order[i]), on the device (src/kernels/csr_permute_gpu.cu). */
+tcspmm_status csr_gpu_permute_rows(const csr_gpu *A, const int64_t *d_order, csr_gpu *out);
 
 /* Frees the device arrays and zeroes *A. */
 void csr_gpu_free(csr_gpu *A);

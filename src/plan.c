@@ -6,6 +6,7 @@
 #include "plan.h"
 
 #include "auto_path.h"
+#include "device_copy.h"
 #include "error.h"
 #include "format/csr.h"
 #include "format/row_order.h"
@@ -81,17 +82,26 @@ static tcspmm_status build_hrpb_host(tcspmm_plan *plan, const csr_gpu *dA, const
     return TCSPMM_SUCCESS;
 }
 
-/* HRPB on the device from dA's rows in order (NULL: dA's order), or on the
- * host when the device has no room for the build's temporaries. */
+/* HRPB on the device from dA's rows in order (NULL: dA's order; uploaded
+ * once, the device HRPB keeps it as its row map), or on the host when the
+ * device has no room for the build's temporaries. */
 static tcspmm_status build_hrpb_gpu(tcspmm_plan *plan, const csr_gpu *dA, const int64_t *order,
                                     hrpb_counts *counts)
 {
     csr_gpu permuted = {0};
-    tcspmm_status st = order ? csr_gpu_permute_rows(dA, order, &permuted) : TCSPMM_SUCCESS;
+    int64_t *d_order = NULL;
+    tcspmm_status st = TCSPMM_SUCCESS;
+    if (order) {
+        st = device_copy_in((void **)&d_order, order, (size_t)dA->rows * sizeof(int64_t),
+                            cudaMemcpyHostToDevice);
+        if (!st) st = csr_gpu_permute_rows(dA, d_order, &permuted);
+    }
     if (!st)
         st = hrpb_gpu_build(order ? &permuted : dA, plan->opt.panel_rows, &plan->hrpb, counts,
                             &plan->hrpb_dev);
     csr_gpu_free(&permuted);
+    if (!st && d_order) hrpb_gpu_adopt_row_map(plan->hrpb_dev, d_order);
+    else cudaFree(d_order);
     if (st != TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) return st;
     tcspmm_clear_error();
     return build_hrpb_host(plan, dA, order, counts);
@@ -144,8 +154,6 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
         plan->hrpb.row_map = order;
         order = NULL;
     }
-    if (!st && plan->hrpb_dev && plan->hrpb.row_map)
-        st = hrpb_gpu_set_row_map(plan->hrpb_dev, plan->hrpb.row_map);
     free(order);
     TCSPMM_TRY(st);
     hrpb_metrics_counted(&plan->hrpb, &counts, &plan->info);

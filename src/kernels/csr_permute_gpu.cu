@@ -67,23 +67,20 @@ static tcspmm_status permute(const csr_gpu *A, const int64_t *d_order, csr_gpu *
     return TCSPMM_CUDA(cudaDeviceSynchronize());
 }
 
-extern "C" tcspmm_status csr_gpu_permute_rows(const csr_gpu *A, const int64_t *order,
+extern "C" tcspmm_status csr_gpu_permute_rows(const csr_gpu *A, const int64_t *d_order,
                                               csr_gpu *out)
 {
     memset(out, 0, sizeof *out);
-    if (!A || !order || !csr_gpu_fits(A->rows, A->nnz))
+    if (!A || !d_order || !csr_gpu_fits(A->rows, A->nnz))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "csr_gpu_permute_rows: null argument or sizes past 2^31 - 1");
     out->rows = A->rows;
     out->cols = A->cols;
     out->nnz = A->nnz;
-    int64_t *d_order = NULL, *length = NULL;
+    int64_t *length = NULL;
     void *scan_temp = NULL;
-    tcspmm_status st = device_copy_in((void **)&d_order, order, (size_t)A->rows * sizeof(int64_t),
-                                      cudaMemcpyHostToDevice);
-    if (!st) st = device_alloc((void **)&length, (size_t)(A->rows + 1) * sizeof(int64_t));
+    tcspmm_status st = device_alloc((void **)&length, (size_t)(A->rows + 1) * sizeof(int64_t));
     if (!st) st = permute(A, d_order, out, length, &scan_temp);
-    cudaFree(d_order);
     cudaFree(length);
     cudaFree(scan_temp);
     if (st) csr_gpu_free(out);

@@ -35,12 +35,13 @@ tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w, tcspmm_precisi
 tcspmm_status hrpb_gpu_build(const csr_gpu *A, int panel_rows, hrpb *shape, hrpb_counts *counts,
                              hrpb_gpu **out);
 
-/* out = the HRPB on the device, with shape's sizes and block_ptr (the
- * inverse of hrpb_gpu_upload, for products on the host). */
+/* out = the HRPB on the device, with shape's sizes, block_ptr and row_map
+ * (the inverse of hrpb_gpu_upload, for products on the host). */
 tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape, hrpb *out);
 
-/* Uploads the row map of reordered rows (hrpb.h; g->rows entries) to g, once. */
-tcspmm_status hrpb_gpu_set_row_map(hrpb_gpu *g, const int64_t *row_map);
+/* Gives g the device row map of reordered rows (hrpb.h; g->rows entries),
+ * which g frees. */
+void hrpb_gpu_adopt_row_map(hrpb_gpu *g, int64_t *d_row_map);
 
 /* Uploads the virtual panels of w to g (once) and sets its precision. */
 tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w, tcspmm_precision precision);

@@ -625,13 +625,10 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     return st;
 }
 
-extern "C" tcspmm_status hrpb_gpu_set_row_map(hrpb_gpu *g, const int64_t *row_map)
+extern "C" void hrpb_gpu_adopt_row_map(hrpb_gpu *g, int64_t *d_row_map)
 {
-    if (!g || !row_map || g->row_map)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "hrpb_gpu_set_row_map: null argument, or set twice");
-    return device_copy_in((void **)&g->row_map, row_map, (size_t)g->rows * sizeof(int64_t),
-                          cudaMemcpyHostToDevice);
+    cudaFree(g->row_map);
+    g->row_map = d_row_map;
 }
 
 extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
@@ -656,7 +653,9 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
         st = device_copy_in((void **)&g->active_cols, h->active_cols,
                             nb * HRPB_TK * sizeof(int32_t), up);
     if (!st) st = device_copy_in((void **)&g->packed, h->packed, (size_t)h->size_ptr[nb], up);
-    if (!st && h->row_map) st = hrpb_gpu_set_row_map(g, h->row_map);
+    if (!st && h->row_map)
+        st = device_copy_in((void **)&g->row_map, h->row_map, (size_t)h->rows * sizeof(int64_t),
+                            up);
     if (!st) st = hrpb_gpu_set_split(g, w, precision);
     if (st) {
         hrpb_gpu_free(g);
@@ -666,13 +665,14 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
     return TCSPMM_SUCCESS;
 }
 
-/* *dst = a host copy of bytes bytes of device memory src (never NULL). */
-static tcspmm_status download_array(void **dst, const void *src, size_t bytes)
+/* *dst = a new host copy of bytes bytes of src (never NULL), host or device
+ * memory as kind says. */
+static tcspmm_status copy_out(void **dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
     *dst = malloc(bytes ? bytes : 1);
     if (!*dst)
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_download: %zu bytes", bytes);
-    return bytes ? TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyDeviceToHost)) : TCSPMM_SUCCESS;
+    return bytes ? TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, kind)) : TCSPMM_SUCCESS;
 }
 
 extern "C" tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape, hrpb *out)
@@ -687,18 +687,17 @@ extern "C" tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape,
     out->packed = NULL;
     out->row_map = NULL;
     const size_t np = (size_t)shape->num_panels, nb = (size_t)shape->num_blocks;
-    tcspmm_status st = TCSPMM_SUCCESS;
-    out->block_ptr = (int64_t *)malloc((np + 1) * sizeof(int64_t));
-    if (out->block_ptr) memcpy(out->block_ptr, shape->block_ptr, (np + 1) * sizeof(int64_t));
-    else st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_download: out of memory");
-    if (!st) st = download_array((void **)&out->size_ptr, g->size_ptr, (nb + 1) * sizeof(int64_t));
+    const cudaMemcpyKind down = cudaMemcpyDeviceToHost, host = cudaMemcpyHostToHost;
+    tcspmm_status st = copy_out((void **)&out->block_ptr, shape->block_ptr,
+                                (np + 1) * sizeof(int64_t), host);
+    if (!st && shape->row_map)
+        st = copy_out((void **)&out->row_map, shape->row_map, (size_t)out->rows * sizeof(int64_t),
+                      host);
+    if (!st) st = copy_out((void **)&out->size_ptr, g->size_ptr, (nb + 1) * sizeof(int64_t), down);
     if (!st)
-        st = download_array((void **)&out->active_cols, g->active_cols,
-                            nb * HRPB_TK * sizeof(int32_t));
-    if (!st) st = download_array((void **)&out->packed, g->packed, (size_t)out->size_ptr[nb]);
-    if (!st && g->row_map)
-        st = download_array((void **)&out->row_map, g->row_map,
-                            (size_t)out->rows * sizeof(int64_t));
+        st = copy_out((void **)&out->active_cols, g->active_cols, nb * HRPB_TK * sizeof(int32_t),
+                      down);
+    if (!st) st = copy_out((void **)&out->packed, g->packed, (size_t)out->size_ptr[nb], down);
     if (st) hrpb_free(out);
     return st;
 }
