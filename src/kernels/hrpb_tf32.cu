@@ -49,17 +49,7 @@
  * those outputs are never stored. The chunk that n cuts goes element by
  * element, so no copy reads past the end of B. The B stage is 16 rows of
  * 32*WARPS + 8 floats: the pad puts the 8 lanes of each quarter-warp of a
- * B-fragment read (rows t, columns 4g..4g+3) in 32 different banks.
- *
- * On sm_90, with 16-byte aligned rows of B (VEC), a copy group is instead 17
- * bulk copies (cp.async.bulk, one lane each; the hardware takes them one
- * lane at a time): lane r < 16/WARPS of warp w copies B row w*16/WARPS + r of
- * the block (the N tile's columns, cut to a multiple of 4; a padding column
- * copies a row of zeros), the next lane of the last warp the packed block.
- * Each announces its bytes on the group's mbarrier, then each warp arrives
- * there once; every thread waits on it where it would wait for its own
- * copies. Only the chunk that n cuts (n - n0 not a multiple of 4) is still
- * copied element by element by its threads. */
+ * B-fragment read (rows t, columns 4g..4g+3) in 32 different banks. */
 #include <cuda_runtime.h>
 
 #include <stdlib.h>
@@ -68,14 +58,10 @@
 #include "../device_copy.h"
 #include "../error.h"
 #include "hrpb_gpu_internal.h"
-#include "mbarrier.cuh"
 
 /* Copy stages: 4 were slower at N = 128 (5 thread blocks per SM instead of
  * 7; bench/NOTES.md). */
 enum { STAGES = 3, MAX_WARPS = 4 };
-
-/* The source of the bulk copies of a padding column's B row. */
-__device__ __align__(16) float hrpb_zero_row[32 * MAX_WARPS];
 
 /* Split panels add their partial sums atomically: sm_90 has 16-byte float4
  * atomics on global memory (two per row of a lane's 8 columns instead of 8). */
@@ -170,7 +156,6 @@ struct hrpb_stages {
     static constexpr int A_BYTES = HRPB_HEADER_BYTES + (TM / 16) * 4 * 8 + TM * HRPB_TK * 4;
     float b[STAGES][HRPB_TK * LDB];               /* B rows of blocks b .. b + STAGES - 1 */
     alignas(16) unsigned char a[STAGES][A_BYTES]; /* packed blocks b+1 .. (1 warp: b ..) */
-    uint64_t full[STAGES]; /* bulk copies: copy group k completes on full[k % STAGES] */
 };
 
 /* One decoded block: frag[h][r][p][lane] = lane's m16n8k8 A fragment of
@@ -224,8 +209,6 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
     constexpr int COLS = HRPB_BRICK_COLS / WARPS;
     constexpr bool REG_DECODE = WARPS == 1;
     constexpr int B_AHEAD = STAGES - 1;
-    constexpr bool BULK = VEC && TCSPMM_SM90_COPIES;
-    constexpr int BULK_ROWS = HRPB_TK / WARPS; /* B rows a warp bulk-copies */
     __shared__ __align__(16) smem_t sm;
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -253,15 +236,6 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
                 c_row[r][h] = i >= rows ? -1 : row_map ? row_map[i] : i;
             }
     }
-    /* Bulk copies: bit s of phases is the parity of full[s]'s next phase. */
-    uint32_t phases = 0;
-    if constexpr (BULK) {
-        if (tid == 0) {
-            for (int s = 0; s < STAGES; s++) mbar_init(&sm.full[s], WARPS);
-            fence_mbarrier_init();
-        }
-        __syncthreads();
-    }
 
     for (int64_t tile = blockIdx.y; tile < n_tiles; tile += gridDim.y) {
         const int64_t n0 = tile * NT;
@@ -270,11 +244,6 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
         const int64_t sj = VEC ? 1 : b_sj; /* VEC: the host passes b_sj == 1 */
         const uint8_t *Bj = reinterpret_cast<const uint8_t *>(B + j * sj);
         const bool chunk_in = j < n, chunk_whole = j + 4 <= n;
-        /* Bulk copies: the bytes of each B row (the tile's columns, cut to a
-         * multiple of 4) and the threads that still copy their own chunk (the
-         * one that n cuts). */
-        const uint32_t row_copy_bytes = 4u * (uint32_t)(n - n0 < NT ? (n - n0) & ~(int64_t)3 : NT);
-        const bool own_b_copies = !BULK || !chunk_whole;
 
         /* Shared addresses: stage 0 of this thread's A chunk and B chunk. */
         const unsigned a_smem = (unsigned)__cvta_generic_to_shared(&sm.a[0][0]) + 16 * tid;
@@ -394,82 +363,37 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
          * cols, into stage b_stage). Block k lives in stage k % STAGES. Each
          * copy reads the offsets of the block after it now, so that their
          * loads are done by the time they are needed. */
-        /* With bulk copies, the last warp alone tracks the packed blocks, and
-         * lane r < BULK_ROWS of warp w holds active column w * BULK_ROWS + r
-         * of block b_blk in bulk_col. */
-        const bool a_tracker = !BULK || warp == WARPS - 1;
         int a_blk = 0, b_blk = 0, a_stage = 0, b_stage = 0;
-        int64_t a_begin = a_tracker ? my_sizes[0] : 0;
-        int64_t a_end = a_tracker && nblk > 0 ? my_sizes[1] : a_begin;
-        int4 cols = own_b_copies && nblk > 0 ? my_cols[0] : make_int4(0, 0, 0, 0);
-        const bool row_copier = BULK && lane < BULK_ROWS;
-        const int bulk_row = warp * BULK_ROWS + lane;
-        int bulk_col = row_copier && nblk > 0 ? active_cols[blk0 * HRPB_TK + bulk_row] : 0;
-        const uint8_t *Bn0 = reinterpret_cast<const uint8_t *>(B + n0); /* bulk copies: VEC */
-        auto copy_next_a = [&](uint64_t *bar) {
+        int64_t a_begin = my_sizes[0], a_end = nblk > 0 ? my_sizes[1] : a_begin;
+        int4 cols = nblk > 0 ? my_cols[0] : make_int4(0, 0, 0, 0);
+        auto copy_next_a = [&]() {
             if (a_blk < nblk) {
-                if (!BULK) {
-                    issue_a(a_begin, a_end, a_stage);
-                } else if (warp == WARPS - 1 && lane == BULK_ROWS) {
-                    const uint32_t bytes = (uint32_t)(a_end - a_begin);
-                    mbar_add_tx(bar, bytes);
-                    bulk_copy(sm.a[a_stage], packed + a_begin, bytes, bar);
-                }
-                if (a_tracker) {
-                    a_begin = a_end;
-                    if (a_blk + 1 < nblk) a_end = my_sizes[a_blk + 2];
-                }
+                issue_a(a_begin, a_end, a_stage);
+                a_begin = a_end;
+                if (a_blk + 1 < nblk) a_end = my_sizes[a_blk + 2];
             }
             a_blk++;
             a_stage = a_stage == STAGES - 1 ? 0 : a_stage + 1;
         };
-        auto copy_next_b = [&](uint64_t *bar) {
+        auto copy_next_b = [&]() {
             if (b_blk < nblk) {
-                if (row_copier && row_copy_bytes > 0) {
-                    const void *src = bulk_col < 0 ? static_cast<const void *>(hrpb_zero_row)
-                                                   : Bn0 + (unsigned)bulk_col * row_bytes;
-                    mbar_add_tx(bar, row_copy_bytes);
-                    bulk_copy(&sm.b[b_stage][bulk_row * LDB], src, row_copy_bytes, bar);
-                }
-                if (own_b_copies) issue_b(cols, b_stage);
-                if (b_blk + 1 < nblk) {
-                    if (own_b_copies) cols = my_cols[4 * (b_blk + 1)];
-                    if (row_copier) bulk_col = active_cols[(blk0 + b_blk + 1) * HRPB_TK + bulk_row];
-                }
+                issue_b(cols, b_stage);
+                if (b_blk + 1 < nblk) cols = my_cols[4 * (b_blk + 1)];
             }
             b_blk++;
             b_stage = b_stage == STAGES - 1 ? 0 : b_stage + 1;
         };
-        /* Copy group b_blk: a_blocks packed blocks and block b_blk's B rows.
-         * With bulk copies it completes on full[b_stage] once every warp has
-         * arrived there (after its lanes announced their bytes), if the group
-         * holds a block (b_blk < nblk; only those groups are waited for). */
-        auto copy_group = [&](int a_blocks) {
-            uint64_t *bar = &sm.full[b_stage];
-            const bool holds_block = b_blk < nblk;
-            for (int i = 0; i < a_blocks; i++) copy_next_a(bar);
-            copy_next_b(bar);
-            if (BULK && holds_block) {
-                __syncwarp();
-                if (lane == 0) mbar_arrive(bar);
-            }
-            cp_async_commit();
-        };
-        /* Waits for copy group k (< nblk) in stage s; flip: the last wait for
-         * it, so that the barrier's next phase is waited for next time. */
-        auto wait_group = [&](int s, bool flip) {
-            cp_async_wait<B_AHEAD - 1>();
-            if constexpr (BULK) {
-                mbar_wait(&sm.full[s], phases >> s & 1u);
-                if (flip) phases ^= 1u << s;
-            }
-        };
 
-        /* Prologue: copy groups 0 .. B_AHEAD - 1 (several warps: group 0 also
-         * packed block 0), then (several warps) block 0 decoded. */
-        for (int k = 0; k < B_AHEAD; k++) copy_group(k == 0 && !REG_DECODE ? 2 : 1);
+        /* Prologue: copy groups 0 .. B_AHEAD - 1, then (several warps) block
+         * 0 decoded. */
+        if constexpr (!REG_DECODE) copy_next_a();
+        for (int k = 0; k < B_AHEAD; k++) {
+            copy_next_a();
+            copy_next_b();
+            cp_async_commit();
+        }
         if constexpr (!REG_DECODE) {
-            if (nblk > 0) wait_group(0, false);
+            cp_async_wait<B_AHEAD - 1>();
             __syncthreads();
             if (nblk > 0) decode_to_smem(0, sm.d[0]);
         }
@@ -480,9 +404,11 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
         for (int it = 0; it < nblk; it++) {
             const int s1 = s0 == STAGES - 1 ? 0 : s0 + 1;
             /* Group it is here; the stages block it - 1 used are free. */
-            wait_group(s0, true);
+            cp_async_wait<B_AHEAD - 1>();
             __syncthreads();
-            copy_group(1);
+            copy_next_a();
+            copy_next_b();
+            cp_async_commit();
             if constexpr (!REG_DECODE)
                 if (it + 1 < nblk) decode_to_smem(s1, sm.d[(it + 1) & 1]);
 

@@ -6,7 +6,6 @@
 
 #include "../error.h"
 #include "../format/sparse24.h"
-#include "mbarrier.cuh"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -18,7 +17,52 @@
 #define GROUP_M 16      /* tiles along M that run next to each other (L2 reuse of B) */
 
 /* ------------------------------------------------------------------ */
-/* PTX wrappers: wgmma (mbarrier and TMA: mbarrier.cuh). */
+/* PTX wrappers: mbarrier, TMA, wgmma. */
+
+__device__ __forceinline__ uint32_t smem_u32(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void mbar_init(uint64_t *bar, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count));
+}
+
+__device__ __forceinline__ void mbar_expect_tx(uint64_t *bar, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
+}
+
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, uint32_t parity)
+{
+    asm volatile("{\n"
+                 ".reg .pred done;\n"
+                 "wait_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra wait_%=;\n"
+                 "}" ::"r"(smem_u32(bar)),
+                 "r"(parity)
+                 : "memory");
+}
+
+/* A box of a 2-D tensor map (coordinates in elements, inner first) into
+ * shared memory, completing bytes on bar. */
+__device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map, uint64_t *bar, int x,
+                                         int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_u32(dst)),
+                 "l"((uint64_t)map), "r"(smem_u32(bar)), "r"(x), "r"(y)
+                 : "memory");
+}
 
 /* Shared-memory matrix descriptor of a K-major tile whose rows are 128 bytes,
  * 128-byte swizzled (8-row atoms of 1024 bytes, the layout TMA writes with
@@ -147,7 +191,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
             mbar_init(&full[s], 1);
             mbar_init(&empty[s], 2 * WG);
         }
-        fence_mbarrier_init();
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
 
