@@ -150,12 +150,11 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
     TCSPMM_TRY(cluster_rows(plan, dA, &order));
     tcspmm_status st = dA->row_ptr ? build_hrpb_gpu(plan, dA, order, &counts)
                                    : build_hrpb_host(plan, dA, order, &counts);
-    if (!st && order && !plan->hrpb.row_map) { /* built on the device: the host keeps it too */
-        plan->hrpb.row_map = order;
-        order = NULL;
+    if (st) {
+        free(order);
+        return st;
     }
-    free(order);
-    TCSPMM_TRY(st);
+    plan->hrpb.row_map = order; /* the host's copy (the device has its own) */
     hrpb_metrics_counted(&plan->hrpb, &counts, &plan->info);
 
     int blocks_per_sm = DEFAULT_BLOCKS_PER_SM;

@@ -292,15 +292,7 @@ tcspmm_status hrpb_build_ordered(const tcspmm_csr *A, const int64_t *order, int 
     TCSPMM_TRY(csr_permute_rows(A, order, &permuted));
     tcspmm_status st = hrpb_build(&permuted, panel_rows, threads, out);
     tcspmm_csr_free(&permuted);
-    TCSPMM_TRY(st);
-    const size_t bytes = (size_t)(A->rows > 0 ? A->rows : 1) * sizeof(int64_t);
-    out->row_map = malloc(bytes);
-    if (!out->row_map) {
-        hrpb_free(out);
-        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_build_ordered: out of memory");
-    }
-    memcpy(out->row_map, order, (size_t)A->rows * sizeof(int64_t));
-    return TCSPMM_SUCCESS;
+    return st;
 }
 
 tcspmm_status hrpb_build_clustered(const tcspmm_csr *A, int panel_rows, int threads, hrpb *out)
@@ -313,6 +305,10 @@ tcspmm_status hrpb_build_clustered(const tcspmm_csr *A, int panel_rows, int thre
     row_order_stats stats;
     tcspmm_status st = row_order_cluster(A, panel_rows, threads, order, &stats);
     if (!st) st = hrpb_build_ordered(A, order, panel_rows, threads, out);
-    free(order);
-    return st;
+    if (st) {
+        free(order);
+        return st;
+    }
+    out->row_map = order;
+    return TCSPMM_SUCCESS;
 }

@@ -32,8 +32,8 @@ tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads
 /* out = A with its rows in order (out's row i is A's row order[i]). */
 tcspmm_status csr_permute_rows(const tcspmm_csr *A, const int64_t *order, tcspmm_csr *out);
 
-/* hrpb_build of A's rows in order, with out->row_map a copy of order (hrpb.h);
- * order NULL: hrpb_build of A. */
+/* hrpb_build of A's rows in order (order NULL: of A). out->row_map stays
+ * NULL: the caller sets it to order (hrpb.h), which it owns. */
 tcspmm_status hrpb_build_ordered(const tcspmm_csr *A, const int64_t *order, int panel_rows,
                                  int threads, hrpb *out);
 
