@@ -4,7 +4,10 @@
  * counts; a very heavy panel cut into about partition_ratio parts, with
  * num_waves taken as 1 when there is one wave or less; with one wave or
  * less, panels under 4x the mean not split; the paper's example (ratio
- * exactly 1) not split. */
+ * exactly 1) not split; the launch order a permutation of the virtual
+ * panels, the heavy ones first, largest first to within a quarter of an
+ * octave (in panel order among equal sizes), the light ones after them in
+ * panel order. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,48 @@
 #include "harness.h"
 #include "loadbalance/wave_split.h"
 #include "matgen.h"
+
+/* The launch order: each virtual panel once; the heavy ones (at least
+ * heavy_blocks blocks) first, where with x = blocks + 1 none starts after
+ * one whose x is over 1.25 times smaller and equal sizes keep panel order;
+ * then the others in panel order. */
+static void check_launch_order(const wave_split *w)
+{
+    int64_t nv = w->num_vpanels;
+    int64_t blocks = nv > 0 ? w->vp_block_ptr[nv] : 0;
+    char *seen = calloc((size_t)nv + 1, 1);
+    int64_t *last_of_size = malloc(((size_t)blocks + 1) * sizeof(int64_t));
+    CHECK(seen && last_of_size);
+    if (!seen || !last_of_size) {
+        free(seen);
+        free(last_of_size);
+        return;
+    }
+    for (int64_t b = 0; b <= blocks; b++) last_of_size[b] = -1;
+    int ok = w->heavy_blocks >= 0, light = 0;
+    double min_x = INFINITY;
+    int64_t last_light = -1;
+    for (int64_t i = 0; i < nv && ok; i++) {
+        int64_t v = w->launch_order[i];
+        ok = v >= 0 && v < nv && !seen[v];
+        if (!ok) break;
+        seen[v] = 1;
+        int64_t size = w->vp_block_ptr[v + 1] - w->vp_block_ptr[v];
+        if (size < w->heavy_blocks) { /* light: after all heavy, in panel order */
+            ok = v > last_light;
+            last_light = v;
+            light = 1;
+            continue;
+        }
+        double x = (double)size + 1.0;
+        ok = !light && x < 1.25 * min_x && size <= blocks && last_of_size[size] < v;
+        last_of_size[size] = v;
+        min_x = x < min_x ? x : min_x;
+    }
+    CHECK(ok);
+    free(seen);
+    free(last_of_size);
+}
 
 /* Checks every structural property of w against h; returns the number of
  * virtual panels of panel `probe` through *probe_parts. */
@@ -41,6 +86,7 @@ static void check_structure(const hrpb *h, const wave_split *w, int64_t probe, i
     CHECK(ok);
     CHECK(v == nv); /* vp_panel runs through the panels in order, nothing left */
     CHECK(split == w->split_panels);
+    check_launch_order(w);
 }
 
 /* One very heavy panel (heavy_density) among light ones. */
@@ -89,6 +135,17 @@ static void test_heavy_panel(void)
         CHECK(w.num_vpanels >= h.num_panels + parts - 1);
         wave_split_free(&w);
     }
+
+    /* Many waves (400 panels over 4 slots): the heavy panel's parts, of at
+     * least 1/16 of a slot's share of blocks, start first, the light panels
+     * after them in panel order. */
+    CHECK_OK(wave_split_build(&h, 1, 4, 1, &w));
+    int64_t share = (h.num_blocks + 3) / 4;
+    CHECK(w.heavy_blocks == (share + 15) / 16);
+    check_structure(&h, &w, 7, &parts);
+    CHECK(parts >= 1 && w.vp_panel[w.launch_order[0]] == 7);
+    CHECK(w.launch_order[parts] == 0 && w.launch_order[w.num_vpanels - 1] == w.num_vpanels - 1);
+    wave_split_free(&w);
     hrpb_free(&h);
 }
 

@@ -11,15 +11,21 @@
 extern "C" {
 #endif
 
+/* One thread block's virtual panel (wave_split.h), in launch order. */
+typedef struct hrpb_vpanel {
+    int64_t first_block; /* its blocks are first_block .. first_block + blocks - 1 */
+    int64_t panel;       /* the panel it is part of */
+    int32_t blocks;
+    int32_t split;       /* 1 if its panel has several parts (partial sums added atomically) */
+} hrpb_vpanel;
+
 struct hrpb_gpu {
     int panel_rows;           /* TM */
     int split;                /* 1: FP32-accurate 3xTF32 arithmetic, 0: TF32 */
     int64_t rows, cols;
     int64_t num_vpanels;
     int64_t num_split_panels; /* distinct panels cut into several parts */
-    int64_t *vp_block_ptr;    /* num_vpanels + 1 */
-    int64_t *vp_panel;        /* num_vpanels */
-    uint8_t *vp_split;        /* num_vpanels */
+    hrpb_vpanel *vpanels;     /* num_vpanels, in the split's launch order */
     int64_t *split_panels;    /* num_split_panels panel indices */
     int64_t *size_ptr;        /* num_blocks + 1 */
     int32_t *active_cols;     /* num_blocks * HRPB_TK */

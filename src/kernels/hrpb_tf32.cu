@@ -189,8 +189,7 @@ constexpr int min_blocks_per_sm(void)
 
 template <int TM, int WARPS, bool VEC, bool SPLIT>
 __global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS, SPLIT>()))
-hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__restrict__ vp_panel,
-                 const uint8_t *__restrict__ vp_split, const int64_t *__restrict__ size_ptr,
+hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restrict__ size_ptr,
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
                  const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles,
                  float alpha, const float *B, int64_t b_sk, int64_t b_sj, float beta, float *C,
@@ -215,19 +214,19 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
     const int g = lane / 4, t = lane % 4;
     const int copy_row = 4 * (tid / CHUNKS), copy_chunk = tid % CHUNKS;
 
-    const int64_t v = blockIdx.x;
-    const int64_t blk0 = vp_block_ptr[v];
-    const int nblk = (int)(vp_block_ptr[v + 1] - blk0); /* < 2^27: at most cols / 16 */
+    const hrpb_vpanel vp = vpanels[blockIdx.x];
+    const int64_t blk0 = vp.first_block;
+    const int nblk = vp.blocks; /* < 2^27: at most cols / 16 */
     /* Block b's active columns copy_row .. copy_row + 3 (16-byte aligned). */
     const int4 *my_cols = reinterpret_cast<const int4 *>(active_cols + blk0 * HRPB_TK + copy_row);
     const int64_t *my_sizes = size_ptr + blk0;
     /* The rows of C of this lane's accumulators (rows g and g + 8 of each
      * brick row; -1 past the last row) and whether the panel is split, read
      * now so that the epilogue does not wait for them. */
-    const bool split = vp_split[v] != 0;
+    const bool split = vp.split != 0;
     int64_t c_row[BR][2];
     {
-        const int64_t row0 = vp_panel[v] * TM;
+        const int64_t row0 = vp.panel * TM;
 #pragma unroll
         for (int r = 0; r < BR; r++)
 #pragma unroll
@@ -530,8 +529,8 @@ hrpb_tf32_kernel(const int64_t *__restrict__ vp_block_ptr, const int64_t *__rest
 /* ------------------------------------------------------------------ */
 /* Host side */
 
-typedef void (*hrpb_kernel_fn)(const int64_t *, const int64_t *, const uint8_t *,
-                               const int64_t *, const int32_t *, const uint8_t *,
+typedef void (*hrpb_kernel_fn)(const hrpb_vpanel *, const int64_t *, const int32_t *,
+                               const uint8_t *,
                                const int64_t *, int64_t, int64_t, int64_t, float, const float *,
                                int64_t, int64_t, float, float *, int64_t, int64_t, bool);
 
@@ -598,30 +597,40 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
                            "hrpb_gpu_set_split: precision %s (the HRPB kernel runs tf32 or fp32)",
                            tcspmm_precision_name(precision));
     const int64_t panels = (g->rows + g->panel_rows - 1) / g->panel_rows;
-    if (w->num_vpanels < panels || w->num_vpanels > 0x7fffffff || g->vp_block_ptr)
+    if (w->num_vpanels < panels || w->num_vpanels > 0x7fffffff || g->vpanels)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "hrpb_gpu_set_split: %lld virtual panels for %lld panels, or set twice",
                            (long long)w->num_vpanels, (long long)panels);
 
     int64_t nv = w->num_vpanels, nsplit = 0;
     int64_t *split_panels = (int64_t *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(int64_t));
-    if (!split_panels)
+    hrpb_vpanel *vpanels = (hrpb_vpanel *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(hrpb_vpanel));
+    if (!split_panels || !vpanels) {
+        free(split_panels);
+        free(vpanels);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_set_split: out of memory");
+    }
     for (int64_t v = 0; v < nv; v++)
         if (w->vp_split[v] && (nsplit == 0 || split_panels[nsplit - 1] != w->vp_panel[v]))
             split_panels[nsplit++] = w->vp_panel[v];
+    for (int64_t i = 0; i < nv; i++) {
+        int64_t v = w->launch_order[i];
+        vpanels[i].first_block = w->vp_block_ptr[v];
+        vpanels[i].panel = w->vp_panel[v];
+        vpanels[i].blocks = (int32_t)(w->vp_block_ptr[v + 1] - w->vp_block_ptr[v]);
+        vpanels[i].split = w->vp_split[v];
+    }
     g->split = split_for(precision);
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
-    tcspmm_status st = device_copy_in((void **)&g->vp_block_ptr, w->vp_block_ptr,
-                                      (size_t)(nv + 1) * sizeof(int64_t), up);
-    if (!st) st = device_copy_in((void **)&g->vp_panel, w->vp_panel, (size_t)nv * sizeof(int64_t), up);
-    if (!st) st = device_copy_in((void **)&g->vp_split, w->vp_split, (size_t)nv, up);
+    tcspmm_status st = device_copy_in((void **)&g->vpanels, vpanels,
+                                      (size_t)nv * sizeof(hrpb_vpanel), up);
     if (!st)
         st = device_copy_in((void **)&g->split_panels, split_panels,
                             (size_t)nsplit * sizeof(int64_t), up);
     free(split_panels);
+    free(vpanels);
     return st;
 }
 
@@ -705,9 +714,7 @@ extern "C" tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape,
 void hrpb_gpu_free(hrpb_gpu *g)
 {
     if (!g) return;
-    cudaFree(g->vp_block_ptr);
-    cudaFree(g->vp_panel);
-    cudaFree(g->vp_split);
+    cudaFree(g->vpanels);
     cudaFree(g->split_panels);
     cudaFree(g->size_ptr);
     cudaFree(g->active_cols);
@@ -730,7 +737,7 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     const int64_t n_tiles = (n + 32 * warps - 1) / (32 * warps);
     dim3 grid((unsigned)g->num_vpanels, (unsigned)(n_tiles < 65535 ? n_tiles : 65535));
     kernel_for(g->panel_rows, warps, vec, g->split)<<<grid, 32 * warps, 0, stream>>>(
-        g->vp_block_ptr, g->vp_panel, g->vp_split, g->size_ptr, g->active_cols, g->packed,
+        g->vpanels, g->size_ptr, g->active_cols, g->packed,
         g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C, c_si, c_sj, c_vec);
     return TCSPMM_CUDA(cudaGetLastError());
 }

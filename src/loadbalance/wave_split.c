@@ -26,12 +26,54 @@
  * 4x or more 1.1x to 33x faster. */
 enum { UNDERFILLED_MIN_LOADS = 4 };
 
+/* Size classes of the heavy virtual panels' launch order: four per octave
+ * of block counts. A heavy virtual panel has at least 1/HEAVY_SHARE of a
+ * resident thread block's share of the work. */
+enum { CLASSES_PER_OCTAVE = 4, SIZE_CLASSES = 64 * CLASSES_PER_OCTAVE, HEAVY_SHARE = 16 };
+
+/* The size class of a virtual panel of blocks >= 0 blocks: the octave of
+ * blocks + 1 and the two bits below its leading one (four classes of equal
+ * width per octave), so classes grow with blocks. */
+static int size_class(int64_t blocks)
+{
+    uint64_t x = (uint64_t)blocks + 1;
+    int octave = 63 - __builtin_clzll(x);
+    uint64_t quarter = octave >= 2 ? (x >> (octave - 2)) & 3 : (x << (2 - octave)) & 3;
+    return CLASSES_PER_OCTAVE * octave + (int)quarter;
+}
+
+/* Where virtual panel v goes in a stable counting sort: heavy ones to slot
+ * SIZE_CLASSES - class (largest first), the others to the last slot. */
+static int launch_slot(const wave_split *w, int64_t v)
+{
+    int64_t blocks = w->vp_block_ptr[v + 1] - w->vp_block_ptr[v];
+    return blocks >= w->heavy_blocks ? SIZE_CLASSES - size_class(blocks) : SIZE_CLASSES + 1;
+}
+
+/* out->launch_order and out->heavy_blocks (wave_split.h): blocks_per_slot
+ * = total blocks * n_tiles / resident thread blocks, rounded up. */
+static void order_launch(wave_split *out, int64_t blocks_per_slot)
+{
+    int64_t start[SIZE_CLASSES + 2] = {0};
+    const int64_t nv = out->num_vpanels;
+    out->heavy_blocks = (blocks_per_slot + HEAVY_SHARE - 1) / HEAVY_SHARE;
+    for (int64_t v = 0; v < nv; v++) start[launch_slot(out, v)]++;
+    int64_t sum = 0;
+    for (int c = 0; c < SIZE_CLASSES + 2; c++) {
+        int64_t count = start[c];
+        start[c] = sum;
+        sum += count;
+    }
+    for (int64_t v = 0; v < nv; v++) out->launch_order[start[launch_slot(out, v)]++] = v;
+}
+
 void wave_split_free(wave_split *w)
 {
     if (!w) return;
     free(w->vp_panel);
     free(w->vp_block_ptr);
     free(w->vp_split);
+    free(w->launch_order);
     memset(w, 0, sizeof *w);
 }
 
@@ -82,7 +124,8 @@ tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms, int 
     out->vp_panel = malloc(((size_t)nv + 1) * sizeof(int64_t));
     out->vp_block_ptr = malloc(((size_t)nv + 1) * sizeof(int64_t));
     out->vp_split = malloc((size_t)nv + 1);
-    if (!out->vp_panel || !out->vp_block_ptr || !out->vp_split) {
+    out->launch_order = malloc(((size_t)nv + 1) * sizeof(int64_t));
+    if (!out->vp_panel || !out->vp_block_ptr || !out->vp_split || !out->launch_order) {
         free(parts);
         wave_split_free(out);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
@@ -101,5 +144,7 @@ tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms, int 
     }
     out->vp_block_ptr[nv] = h->num_blocks;
     free(parts);
+    u128 share = ((u128)nb * (u128)n_tiles + (u128)resident - 1) / (u128)resident;
+    order_launch(out, share < (u128)INT64_MAX ? (int64_t)share : INT64_MAX);
     return TCSPMM_SUCCESS;
 }

@@ -12,7 +12,17 @@
  * the whole launch while most SMs idle. Every panel, empty
  * ones too, has at least one virtual panel (the kernel writes its rows of C).
  * Virtual panels keep panel order, and the parts of a split panel are
- * consecutive, so neighbouring panels run together (B reuse in L2). */
+ * consecutive.
+ *
+ * The launch order says in which order their thread blocks start. A
+ * virtual panel that starts late and runs long keeps its SM busy while the
+ * others idle at the end of the launch, so the heavy ones, of at least
+ * 1/16 of a resident thread block's share of the work (heavy_blocks), start
+ * first, by size class, largest first (the longest-processing-time rule of
+ * list scheduling; a class is a quarter of an octave of block counts, in
+ * panel order within a class); the others follow in panel order, so that
+ * neighbouring panels run together and share B rows in L2. The tail after
+ * the last heavy one is then at most about 1/16 of the launch. */
 #ifndef TCSPMM_WAVE_SPLIT_H
 #define TCSPMM_WAVE_SPLIT_H
 
@@ -29,6 +39,10 @@ typedef struct wave_split {
                               [vp_block_ptr[v], vp_block_ptr[v+1]) */
     uint8_t *vp_split;     /* num_vpanels: 1 if its panel has several parts
                               (partial sums must be added atomically) */
+    int64_t *launch_order; /* num_vpanels: the virtual panels in the order
+                              their thread blocks start */
+    int64_t heavy_blocks;  /* virtual panels of at least this many blocks
+                              start first */
     int64_t split_panels;  /* panels cut into 2 or more parts */
     double waves;          /* num_waves before splitting */
 } wave_split;
