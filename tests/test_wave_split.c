@@ -5,9 +5,9 @@
  * num_waves taken as 1 when there is one wave or less; with one wave or
  * less, panels under 4x the mean not split; the paper's example (ratio
  * exactly 1) not split; the launch order a permutation of the virtual
- * panels, the heavy ones first, largest first to within a quarter of an
- * octave (in panel order among equal sizes), the light ones after them in
- * panel order. */
+ * panels, the late and long ones (longer than half the work left after
+ * them per slot) first, largest first to within a quarter of an octave (in
+ * panel order among equal sizes), the others after them in panel order. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +17,10 @@
 #include "loadbalance/wave_split.h"
 #include "matgen.h"
 
-/* The launch order: each virtual panel once; the heavy ones (at least
- * heavy_blocks blocks) first, where with x = blocks + 1 none starts after
- * one whose x is over 1.25 times smaller and equal sizes keep panel order;
- * then the others in panel order. */
+/* The launch order: each virtual panel once; the first started_first,
+ * where with x = blocks + 1 none starts after one whose x is over 1.25
+ * times smaller and equal sizes keep panel order; then the others in panel
+ * order. */
 static void check_launch_order(const wave_split *w)
 {
     int64_t nv = w->num_vpanels;
@@ -34,23 +34,22 @@ static void check_launch_order(const wave_split *w)
         return;
     }
     for (int64_t b = 0; b <= blocks; b++) last_of_size[b] = -1;
-    int ok = w->heavy_blocks >= 0, light = 0;
+    int ok = w->started_first >= 0 && w->started_first <= nv;
     double min_x = INFINITY;
-    int64_t last_light = -1;
+    int64_t last_after = -1;
     for (int64_t i = 0; i < nv && ok; i++) {
         int64_t v = w->launch_order[i];
         ok = v >= 0 && v < nv && !seen[v];
         if (!ok) break;
         seen[v] = 1;
         int64_t size = w->vp_block_ptr[v + 1] - w->vp_block_ptr[v];
-        if (size < w->heavy_blocks) { /* light: after all heavy, in panel order */
-            ok = v > last_light;
-            last_light = v;
-            light = 1;
+        if (i >= w->started_first) { /* the others, in panel order */
+            ok = v > last_after;
+            last_after = v;
             continue;
         }
         double x = (double)size + 1.0;
-        ok = !light && x < 1.25 * min_x && size <= blocks && last_of_size[size] < v;
+        ok = x < 1.25 * min_x && size <= blocks && last_of_size[size] < v;
         last_of_size[size] = v;
         min_x = x < min_x ? x : min_x;
     }
@@ -136,15 +135,23 @@ static void test_heavy_panel(void)
         wave_split_free(&w);
     }
 
-    /* Many waves (400 panels over 4 slots): the heavy panel's parts, of at
-     * least 1/16 of a slot's share of blocks, start first, the light panels
-     * after them in panel order. */
+    /* Many waves (400 panels over 4 slots): the virtual panels longer than
+     * half the work left after them per slot (the heavy panel's parts and
+     * the last few) start first, the rest after them in panel order. */
     CHECK_OK(wave_split_build(&h, 1, 4, 1, &w));
-    int64_t share = (h.num_blocks + 3) / 4;
-    CHECK(w.heavy_blocks == (share + 15) / 16);
     check_structure(&h, &w, 7, &parts);
-    CHECK(parts >= 1 && w.vp_panel[w.launch_order[0]] == 7);
-    CHECK(w.launch_order[parts] == 0 && w.launch_order[w.num_vpanels - 1] == w.num_vpanels - 1);
+    int64_t late = 0, nb = h.num_blocks;
+    int first_ok = 1;
+    for (int64_t v = 0; v < w.num_vpanels; v++) {
+        int64_t size = w.vp_block_ptr[v + 1] - w.vp_block_ptr[v];
+        if (size * 2 * 4 <= nb - w.vp_block_ptr[v + 1]) continue;
+        late++;
+        int found = 0; /* v is among the first started_first */
+        for (int64_t i = 0; i < w.started_first; i++) found |= w.launch_order[i] == v;
+        first_ok &= found;
+    }
+    CHECK(first_ok && late == w.started_first && late < w.num_vpanels / 4);
+    CHECK(w.vp_panel[w.launch_order[0]] == 7 && w.launch_order[w.started_first] == 0);
     wave_split_free(&w);
     hrpb_free(&h);
 }

@@ -1,7 +1,8 @@
 /* wave_split.c: wave-aware splitting of heavy HRPB panels into virtual
  * panels (wave_split.h, cuTeSpMM paper section 5). A count pass gives each
  * panel its number of parts, a prefix sum places them, and a fill pass cuts
- * each panel's blocks into parts of floor-divided, about equal sizes.
+ * each panel's blocks into parts of floor-divided, about equal sizes; a
+ * counting sort by size class then gives the launch order.
  *
  * The panel count cancels out of the partition ratio:
  *   partition_ratio(p) = blocks(p) * resident / (total blocks * n_tiles)
@@ -18,6 +19,8 @@
 
 #include "../error.h"
 
+__extension__ typedef unsigned __int128 u128;
+
 /* With one wave or less, a split costs more than it saves unless the panel
  * is this many times the mean: measured on the H100 over the 44 shared
  * SuiteSparse matrices (bench/NOTES.md, "Load balancing with one wave or
@@ -26,10 +29,14 @@
  * 4x or more 1.1x to 33x faster. */
 enum { UNDERFILLED_MIN_LOADS = 4 };
 
-/* Size classes of the heavy virtual panels' launch order: four per octave
- * of block counts. A heavy virtual panel has at least 1/HEAVY_SHARE of a
- * resident thread block's share of the work. */
-enum { CLASSES_PER_OCTAVE = 4, SIZE_CLASSES = 64 * CLASSES_PER_OCTAVE, HEAVY_SHARE = 16 };
+/* Size classes of the launch order: four per octave of block counts. A
+ * virtual panel is late and long when its blocks exceed 1/LATE_SHARE of
+ * the work left after it, per resident thread block, in panel order.
+ * Measured on the H100 (bench/results/launch-order-2026-11-23): sorting
+ * every virtual panel by class cost up to 12% on matrices of alike panels
+ * whose B outgrows L2 (wave, rail_79841); moving only the late and long ones
+ * kept their time and most of the gain elsewhere (up to 1.27x). */
+enum { CLASSES_PER_OCTAVE = 4, SIZE_CLASSES = 64 * CLASSES_PER_OCTAVE, LATE_SHARE = 2 };
 
 /* The size class of a virtual panel of blocks >= 0 blocks: the octave of
  * blocks + 1 and the two bits below its leading one (four classes of equal
@@ -42,29 +49,33 @@ static int size_class(int64_t blocks)
     return CLASSES_PER_OCTAVE * octave + (int)quarter;
 }
 
-/* Where virtual panel v goes in a stable counting sort: heavy ones to slot
- * SIZE_CLASSES - class (largest first), the others to the last slot. */
-static int launch_slot(const wave_split *w, int64_t v)
+/* Where virtual panel v goes in a stable counting sort: a late and long one
+ * to slot SIZE_CLASSES - class (largest first), the others to the last
+ * slot. blocks_left * n_tiles / resident is the work after v per resident
+ * thread block. */
+static int launch_slot(const wave_split *w, int64_t v, int64_t n_tiles, int64_t resident)
 {
     int64_t blocks = w->vp_block_ptr[v + 1] - w->vp_block_ptr[v];
-    return blocks >= w->heavy_blocks ? SIZE_CLASSES - size_class(blocks) : SIZE_CLASSES + 1;
+    int64_t blocks_left = w->vp_block_ptr[w->num_vpanels] - w->vp_block_ptr[v + 1];
+    int late_and_long = (u128)blocks * LATE_SHARE * (u128)resident > (u128)blocks_left * (u128)n_tiles;
+    return late_and_long ? SIZE_CLASSES - size_class(blocks) : SIZE_CLASSES + 1;
 }
 
-/* out->launch_order and out->heavy_blocks (wave_split.h): blocks_per_slot
- * = total blocks * n_tiles / resident thread blocks, rounded up. */
-static void order_launch(wave_split *out, int64_t blocks_per_slot)
+/* out->launch_order and out->started_first (wave_split.h). */
+static void order_launch(wave_split *out, int64_t n_tiles, int64_t resident)
 {
     int64_t start[SIZE_CLASSES + 2] = {0};
     const int64_t nv = out->num_vpanels;
-    out->heavy_blocks = (blocks_per_slot + HEAVY_SHARE - 1) / HEAVY_SHARE;
-    for (int64_t v = 0; v < nv; v++) start[launch_slot(out, v)]++;
+    for (int64_t v = 0; v < nv; v++) start[launch_slot(out, v, n_tiles, resident)]++;
+    out->started_first = nv - start[SIZE_CLASSES + 1];
     int64_t sum = 0;
     for (int c = 0; c < SIZE_CLASSES + 2; c++) {
         int64_t count = start[c];
         start[c] = sum;
         sum += count;
     }
-    for (int64_t v = 0; v < nv; v++) out->launch_order[start[launch_slot(out, v)]++] = v;
+    for (int64_t v = 0; v < nv; v++)
+        out->launch_order[start[launch_slot(out, v, n_tiles, resident)]++] = v;
 }
 
 void wave_split_free(wave_split *w)
@@ -87,7 +98,6 @@ tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms, int 
                            "wave_split_build: NULL HRPB or n_tiles=%lld, num_sms=%d, "
                            "blocks_per_sm=%d (each must be >= 1)",
                            (long long)n_tiles, num_sms, blocks_per_sm);
-    __extension__ typedef unsigned __int128 u128;
     const int64_t np = h->num_panels, nb = h->num_blocks;
     const int64_t resident = (int64_t)num_sms * blocks_per_sm;
     const int several_waves = (u128)np * (u128)n_tiles > (u128)resident;
@@ -144,7 +154,6 @@ tcspmm_status wave_split_build(const hrpb *h, int64_t n_tiles, int num_sms, int 
     }
     out->vp_block_ptr[nv] = h->num_blocks;
     free(parts);
-    u128 share = ((u128)nb * (u128)n_tiles + (u128)resident - 1) / (u128)resident;
-    order_launch(out, share < (u128)INT64_MAX ? (int64_t)share : INT64_MAX);
+    order_launch(out, n_tiles, resident);
     return TCSPMM_SUCCESS;
 }

@@ -14,15 +14,16 @@
  * Virtual panels keep panel order, and the parts of a split panel are
  * consecutive.
  *
- * The launch order says in which order their thread blocks start. A
- * virtual panel that starts late and runs long keeps its SM busy while the
- * others idle at the end of the launch, so the heavy ones, of at least
- * 1/16 of a resident thread block's share of the work (heavy_blocks), start
- * first, by size class, largest first (the longest-processing-time rule of
- * list scheduling; a class is a quarter of an octave of block counts, in
- * panel order within a class); the others follow in panel order, so that
- * neighbouring panels run together and share B rows in L2. The tail after
- * the last heavy one is then at most about 1/16 of the launch. */
+ * The launch order says in which order their thread blocks start. In panel
+ * order, a virtual panel starts when about (blocks after it) / (resident
+ * thread blocks) of work per SM slot is left; if it is longer than half of
+ * that, it would run on while the other SMs idle at the end of the launch.
+ * Such late and long ones start first instead, by size class, largest first
+ * (the longest-processing-time rule of list scheduling; a class is a quarter
+ * of an octave of block counts, in panel order within a class), and the
+ * others follow in panel order, so that neighbouring panels run together and
+ * share B rows in L2. On a matrix whose panels are alike only the last few
+ * move. */
 #ifndef TCSPMM_WAVE_SPLIT_H
 #define TCSPMM_WAVE_SPLIT_H
 
@@ -41,8 +42,8 @@ typedef struct wave_split {
                               (partial sums must be added atomically) */
     int64_t *launch_order; /* num_vpanels: the virtual panels in the order
                               their thread blocks start */
-    int64_t heavy_blocks;  /* virtual panels of at least this many blocks
-                              start first */
+    int64_t started_first; /* the late and long ones: the first
+                              started_first of launch_order */
     int64_t split_panels;  /* panels cut into 2 or more parts */
     double waves;          /* num_waves before splitting */
 } wave_split;
