@@ -112,8 +112,7 @@ static tcspmm_status build_hrpb_gpu(tcspmm_plan *plan, const csr_gpu *dA, const 
 static tcspmm_status cluster_rows(tcspmm_plan *plan, const csr_gpu *dA, int64_t **order)
 {
     *order = NULL;
-    tcspmm_info *info = &plan->info;
-    info->row_order = "natural";
+    tcspmm_info *info = &plan->info; /* row_order is "natural" from set_sizes */
     if (plan->opt.row_order != TCSPMM_ROW_ORDER_CLUSTERED) return TCSPMM_SUCCESS;
     double t0 = now_ms();
     const tcspmm_csr *A;

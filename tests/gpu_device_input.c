@@ -1,8 +1,8 @@
 /* gpu_device_input.c: tcspmm_plan_create_device, plans from a CSR already in
  * device memory. On the edge cases, the bundled matrices and a 1:2 matrix,
  * for every path (and HRPB on clustered rows): the caller's device arrays
- * are freed right after the plan is made, and the product (on the host for the cpu path) matches the
- * float64 reference; the auto plan's metrics and choice equal those of a
+ * are freed right after the plan is made, and the product (on the host for
+ * the cpu path) matches the float64 reference; the auto plan's metrics and choice equal those of a
  * plan from the same host CSR. Bad input gets the host validation's
  * errors: row_ptr ends, a row out of order, a NaN, a column out of range;
  * host arrays are refused. */

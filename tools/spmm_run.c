@@ -80,6 +80,8 @@ static int parse_number(const char *s, double lo, double hi, double *out)
     return 1;
 }
 
+#define COUNT(names) ((int)(sizeof names / sizeof names[0]))
+
 static int pick(const char *s, const char *const *names, int count)
 {
     for (int i = 0; i < count; i++)
@@ -115,7 +117,7 @@ static int parse_args(int argc, char **argv, args *a)
         else if (!strcmp(s, "--bench")) a->bench = 1;
         else if (!strcmp(s, "--info")) a->info = 1;
         else if (!strcmp(s, "--json")) a->json = 1;
-        else if (pick(s, valued, 11) >= 0) {
+        else if (pick(s, valued, COUNT(valued)) >= 0) {
             if (!v) return die("%s needs a value (see --help)", s);
             i++;
             if (!strcmp(s, "--n") && parse_number(v, 0, 1 << 30, &x)) a->n = (int64_t)x;
@@ -125,12 +127,12 @@ static int parse_args(int argc, char **argv, args *a)
             else if (!strcmp(s, "--beta") && parse_number(v, -1e30, 1e30, &x)) a->beta = (float)x;
             else if (!strcmp(s, "--tm") && parse_number(v, 1, 1024, &x)) a->opt.panel_rows = (int)x;
             else if (!strcmp(s, "--threads") && parse_number(v, 1, 4096, &x)) a->threads = (int)x;
-            else if (!strcmp(s, "--path") && (k = pick(v, paths, 5)) >= 0) a->opt.path = (tcspmm_path)k;
-            else if (!strcmp(s, "--precision") && (k = pick(v, precisions, 4)) >= 0)
+            else if (!strcmp(s, "--path") && (k = pick(v, paths, COUNT(paths))) >= 0) a->opt.path = (tcspmm_path)k;
+            else if (!strcmp(s, "--precision") && (k = pick(v, precisions, COUNT(precisions))) >= 0)
                 a->opt.precision = (tcspmm_precision)k;
-            else if (!strcmp(s, "--layout") && (k = pick(v, layouts, 2)) >= 0)
+            else if (!strcmp(s, "--layout") && (k = pick(v, layouts, COUNT(layouts))) >= 0)
                 a->layout = (tcspmm_layout)k;
-            else if (!strcmp(s, "--row-order") && (k = pick(v, row_orders, 2)) >= 0)
+            else if (!strcmp(s, "--row-order") && (k = pick(v, row_orders, COUNT(row_orders))) >= 0)
                 a->opt.row_order = (tcspmm_row_order)k;
             else {
                 fprintf(stderr, "spmm_run: bad value '%s' for %s (see --help)\n", v, s);

@@ -530,9 +530,9 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
 /* Host side */
 
 typedef void (*hrpb_kernel_fn)(const hrpb_vpanel *, const int64_t *, const int32_t *,
-                               const uint8_t *,
-                               const int64_t *, int64_t, int64_t, int64_t, float, const float *,
-                               int64_t, int64_t, float, float *, int64_t, int64_t, bool);
+                               const uint8_t *, const int64_t *, int64_t, int64_t, int64_t, float,
+                               const float *, int64_t, int64_t, float, float *, int64_t, int64_t,
+                               bool);
 
 /* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
 static int warps_for(int64_t n)
@@ -737,8 +737,8 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     const int64_t n_tiles = (n + 32 * warps - 1) / (32 * warps);
     dim3 grid((unsigned)g->num_vpanels, (unsigned)(n_tiles < 65535 ? n_tiles : 65535));
     kernel_for(g->panel_rows, warps, vec, g->split)<<<grid, 32 * warps, 0, stream>>>(
-        g->vpanels, g->size_ptr, g->active_cols, g->packed,
-        g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C, c_si, c_sj, c_vec);
+        g->vpanels, g->size_ptr, g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles,
+        alpha, B, b_sk, b_sj, beta, C, c_si, c_sj, c_vec);
     return TCSPMM_CUDA(cudaGetLastError());
 }
 
