@@ -4,3 +4,5 @@ tcspmm_add_test(test_hrpb SOURCES test_hrpb.c matgen.c)
 tcspmm_add_test(test_wave_split SOURCES test_wave_split.c matgen.c)
 # The clustered row order of HRPB panels (CPU only).
 tcspmm_add_test(test_row_order SOURCES test_row_order.c matgen.c)
+# The rule of the automatic path choice on made-up plan metrics (CPU only).
+tcspmm_add_test(test_auto_path SOURCES test_auto_path.c)

@@ -1,0 +1,75 @@
+/* test_auto_path.c: the rule of TCSPMM_PATH_AUTO (auto_path.h) on made-up
+ * plan metrics, at the edges of its calibrated thresholds:
+ *  - dense bricks go to HRPB, sparse ones to cuSPARSE, and the reason says
+ *    which test decided and in which row order;
+ *  - the N buckets (32, 128, 512) and the precision pick different tables;
+ *  - clustered rows need a higher alpha at N = 32 than A's own order (the
+ *    alpha that wins in A's order lost in clustered order: g7jac120sc);
+ *  - a full GPU with light panels lowers the alpha needed, heavy panels do
+ *    not. */
+#include <string.h>
+
+#include "auto_path.h"
+#include "harness.h"
+
+static tcspmm_info metrics(double alpha, double waves, int64_t median, const char *order)
+{
+    tcspmm_info info;
+    memset(&info, 0, sizeof info);
+    info.alpha = alpha;
+    info.waves = waves;
+    info.blocks_per_panel_median = median;
+    info.row_order = order;
+    info.synergy = "medium";
+    return info;
+}
+
+static tcspmm_path choose(double alpha, double waves, int64_t median, const char *order,
+                          int64_t n, tcspmm_precision p, char *why)
+{
+    tcspmm_info info = metrics(alpha, waves, median, order);
+    return auto_path_choose(&info, n, p, why, 256);
+}
+
+int main(void)
+{
+    const tcspmm_precision TF = TCSPMM_PRECISION_TF32, FP = TCSPMM_PRECISION_FP32;
+    const tcspmm_path H = TCSPMM_PATH_HRPB, S = TCSPMM_PATH_CUSPARSE;
+    char why[256];
+
+    /* dense bricks, and the reason names the test and the row order */
+    CHECK(choose(0.30, 2.0, 50, "natural", 128, TF, why) == H);
+    CHECK(strstr(why, "dense bricks") && strstr(why, "natural rows"));
+    CHECK(choose(0.02, 2.0, 50, "clustered", 128, TF, why) == S);
+    CHECK(strstr(why, "cuSPARSE") && strstr(why, "clustered rows"));
+
+    /* N = 32, A's order: alpha 0.17 with a wave of work wins; clustered it
+     * needs 0.19, and a full wave */
+    CHECK(choose(0.17, 1.0, 50, "natural", 32, TF, why) == H);
+    CHECK(choose(0.17, 1.0, 50, "clustered", 32, TF, why) == S);
+    CHECK(choose(0.20, 1.0, 50, "clustered", 32, TF, why) == H);
+    CHECK(choose(0.20, 0.8, 50, "clustered", 32, TF, why) == S);
+    CHECK(choose(0.17, 0.5, 50, "natural", 32, TF, why) == S); /* under 0.6 waves */
+
+    /* the N buckets: alpha 0.12 loses at N = 32, wins at 128 and 512 */
+    CHECK(choose(0.12, 2.0, 50, "natural", 32, TF, why) == S);
+    CHECK(choose(0.12, 2.0, 50, "natural", 128, TF, why) == H);
+    CHECK(choose(0.12, 2.0, 50, "natural", 512, TF, why) == H);
+    CHECK(choose(0.09, 2.0, 50, "natural", 256, TF, why) == S);
+    CHECK(choose(0.09, 2.0, 50, "natural", 257, TF, why) == H);
+
+    /* FP32 needs denser bricks than TF32 at N = 512 */
+    CHECK(choose(0.12, 2.0, 50, "natural", 512, FP, why) == S);
+    CHECK(choose(0.16, 2.0, 50, "natural", 512, FP, why) == H);
+
+    /* full GPU with light panels: a lower alpha wins; heavy panels or few
+     * waves do not */
+    CHECK(choose(0.08, 4.0, 10, "natural", 128, TF, why) == H);
+    CHECK(strstr(why, "full GPU") != NULL);
+    CHECK(choose(0.08, 4.0, 11, "natural", 128, TF, why) == S);
+    CHECK(choose(0.08, 3.0, 10, "natural", 128, TF, why) == S);
+
+    /* no row order recorded (a plan without HRPB metrics) counts as natural */
+    CHECK(choose(0.17, 1.0, 50, NULL, 32, TF, why) == H);
+    return tests_finish();
+}
