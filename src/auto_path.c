@@ -34,35 +34,23 @@ enum { FILL_BLOCKS_PER_PANEL = 10 };
 static const double FILL_WAVES = 3.5;
 
 /* From tools/calibrate_auto.py on those sweeps (N = 32, 128 and 512), the
- * thresholds rounded down to three decimals. */
-static const bucket tf32_natural[] = {
-    {48, 0.153, 0.6, 0.062},
-    {256, 0.117, 0.0, 0.062},
-    {INT64_MAX, 0.084, 0.0, 0.070},
-};
-static const bucket fp32_natural[] = {
-    {48, 0.153, 0.6, 0.062},
-    {256, 0.134, 0.0, 0.127},
-    {INT64_MAX, 0.150, 0.0, 0.150},
-};
-static const bucket tf32_clustered[] = {
-    {48, 0.190, 1.0, 0.101},
-    {256, 0.166, 0.0, 0.101},
-    {INT64_MAX, 0.101, 0.0, 0.101},
-};
-static const bucket fp32_clustered[] = {
-    {48, 0.190, 1.0, 0.101},
-    {256, 0.199, 0.0, 0.101},
-    {INT64_MAX, 0.123, 0.0, 0.107},
+ * thresholds rounded down to three decimals; [clustered rows][FP32]. */
+static const bucket buckets[2][2][3] = {
+    { /* A's own order: TF32, FP32 */
+        {{48, 0.153, 0.6, 0.062}, {256, 0.117, 0.0, 0.062}, {INT64_MAX, 0.084, 0.0, 0.070}},
+        {{48, 0.153, 0.6, 0.062}, {256, 0.134, 0.0, 0.127}, {INT64_MAX, 0.150, 0.0, 0.150}},
+    },
+    { /* clustered rows: TF32, FP32 */
+        {{48, 0.190, 1.0, 0.101}, {256, 0.166, 0.0, 0.101}, {INT64_MAX, 0.101, 0.0, 0.101}},
+        {{48, 0.190, 1.0, 0.101}, {256, 0.199, 0.0, 0.101}, {INT64_MAX, 0.123, 0.0, 0.107}},
+    },
 };
 
 tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precision precision,
                              char *reason, size_t len)
 {
     int clustered = info->row_order && strcmp(info->row_order, "clustered") == 0;
-    int fp32 = precision == TCSPMM_PRECISION_FP32;
-    const bucket *b = clustered ? (fp32 ? fp32_clustered : tf32_clustered)
-                                : (fp32 ? fp32_natural : tf32_natural);
+    const bucket *b = buckets[clustered][precision == TCSPMM_PRECISION_FP32];
     while (n > b->max_n) b++;
     const char *order = clustered ? "clustered" : "natural";
     if (info->alpha >= b->dense_alpha && info->waves >= b->dense_waves) {

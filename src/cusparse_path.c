@@ -1,8 +1,9 @@
 /* cusparse_path.c: the cuSPARSE path: A once as a device CSR (32-bit
  * indices when nnz fits, taking over the plan's device copy, else 64-bit),
- * cusparseSpMM per call, one workspace kept and grown across calls, CSR_ALG3's preprocessing redone
- * only when the call's shape or buffers change (it is tied to them), and the
- * fastest algorithm measured once per (N, layout). CSR_ALG3 runs on a
+ * cusparseSpMM per call, one workspace kept and grown across calls,
+ * CSR_ALG3's preprocessing redone only when the call's shape or buffers
+ * change (it is tied to them), and the fastest algorithm measured once per
+ * (N, layout). CSR_ALG3 runs on a
  * descriptor and workspace of its own (its preprocessing lives there; sharing
  * them gave wrong results on an H100 with CUDA 13.0) and only for
  * 16-byte-aligned B and C with leading dimensions divisible by 4 (an ld of 133

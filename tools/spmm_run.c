@@ -127,7 +127,8 @@ static int parse_args(int argc, char **argv, args *a)
             else if (!strcmp(s, "--beta") && parse_number(v, -1e30, 1e30, &x)) a->beta = (float)x;
             else if (!strcmp(s, "--tm") && parse_number(v, 1, 1024, &x)) a->opt.panel_rows = (int)x;
             else if (!strcmp(s, "--threads") && parse_number(v, 1, 4096, &x)) a->threads = (int)x;
-            else if (!strcmp(s, "--path") && (k = pick(v, paths, COUNT(paths))) >= 0) a->opt.path = (tcspmm_path)k;
+            else if (!strcmp(s, "--path") && (k = pick(v, paths, COUNT(paths))) >= 0)
+                a->opt.path = (tcspmm_path)k;
             else if (!strcmp(s, "--precision") && (k = pick(v, precisions, COUNT(precisions))) >= 0)
                 a->opt.precision = (tcspmm_precision)k;
             else if (!strcmp(s, "--layout") && (k = pick(v, layouts, COUNT(layouts))) >= 0)

@@ -23,9 +23,9 @@ typedef struct row_order_stats {
  * for panels of panel_rows rows, and the active columns of both orders.
  * Greedy: a panel starts from the first row not yet placed and adds, 15 (or
  * 31) times, the row with the best score: its columns in the panel's set
- * minus half its columns outside it (ties: the lower row). Rows are cut into fixed chunks whose panels
- * are formed independently with OpenMP (threads: 0 = all), so the order is
- * the same for any thread count. A must be validated; rows < 2^31 - 1. */
+ * minus half its columns outside it (ties: the lower row). Rows are cut into
+ * fixed chunks whose panels are formed independently with OpenMP (threads:
+ * 0 = all), so the order is the same for any thread count. A must be validated; rows < 2^31 - 1. */
 tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads, int64_t *order,
                                 row_order_stats *stats);
 

@@ -4,8 +4,8 @@
  *
  * Each thread block owns one split panel (TM <= 32 rows clipped at the
  * matrix edge, all n columns; the rows of C the row map says). Row-major C:
- * the threads stride along each row in turn. Column-major C: lane l of each warp owns row l, and warps
- * stride over the columns. No index division. */
+ * the threads stride along each row in turn. Column-major C: lane l of each
+ * warp owns row l, and warps stride over the columns. No index division. */
 #include <cuda_runtime.h>
 
 #include "../error.h"

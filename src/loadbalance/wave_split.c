@@ -57,7 +57,8 @@ static int launch_slot(const wave_split *w, int64_t v, int64_t n_tiles, int64_t 
 {
     int64_t blocks = w->vp_block_ptr[v + 1] - w->vp_block_ptr[v];
     int64_t blocks_left = w->vp_block_ptr[w->num_vpanels] - w->vp_block_ptr[v + 1];
-    int late_and_long = (u128)blocks * LATE_SHARE * (u128)resident > (u128)blocks_left * (u128)n_tiles;
+    int late_and_long =
+        (u128)blocks * LATE_SHARE * (u128)resident > (u128)blocks_left * (u128)n_tiles;
     return late_and_long ? SIZE_CLASSES - size_class(blocks) : SIZE_CLASSES + 1;
 }
 
