@@ -7,7 +7,7 @@
 #   tools/sp24_device.sh [bench arguments for the bf16 run]
 set -u
 OUT=${OUT:-/tmp/sp24_out}
-B=/tmp/b
+B=${B:-/tmp/b}
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$OUT/gpu.txt" 2>&1
 # The library straight from its sources, when the CMake tree does not

@@ -14,6 +14,7 @@
 #define ROW_BYTES 128   /* per stage: compressed A bytes of a row (two k-tiles) */
 #define K_STEPS 4       /* wgmma k-steps per stage: 32 bytes of A, 64 of B each */
 #define EMPTY_META 0x44444444u /* eight codes 0b0100: a valid pattern for zero values */
+#define META_BYTES 256  /* per stage and 16-row tile: the words of two k-tiles */
 #define GROUP_M 16      /* tiles along M that run next to each other (L2 reuse of B) */
 
 /* ------------------------------------------------------------------ */
@@ -137,54 +138,73 @@ WGMMA_SP(TCSPMM_PRECISION_FP16, 64, "m64n64k32.f32.f16.f16", REGS32, TAIL32_16, 
 WGMMA_SP(TCSPMM_PRECISION_TF32, 64, "m64n64k16.f32.tf32.tf32", REGS32, TAIL32_TF, ACC32)
 
 /* ------------------------------------------------------------------ */
+/* The work unit u of a launch: part u / tiles of the K range of tile
+ * u % tiles (every tile's part p before any tile's part p + 1); tiles in
+ * groups of GROUP_M along M for each tile along N, so that the units running
+ * at the same time share B in L2. */
+struct work_unit {
+    int64_t m0, n0;
+    int kb0, kb1; /* stages [kb0, kb1) of the K range */
+};
+
+template <int BM, int BN>
+__device__ __forceinline__ work_unit unit_at(int u, int tiles_m, int tiles_n, int k_stages,
+                                             int splits)
+{
+    const int tiles = tiles_m * tiles_n, tile = u % tiles, part = u / tiles;
+    const int first_m = tile / (GROUP_M * tiles_n) * GROUP_M, in_group = tile % (GROUP_M * tiles_n);
+    const int group_m = min(GROUP_M, tiles_m - first_m);
+    work_unit w;
+    w.m0 = (int64_t)(first_m + in_group % group_m) * BM;
+    w.n0 = (int64_t)(in_group / group_m) * BN;
+    w.kb0 = (int)((int64_t)k_stages * part / splits);
+    w.kb1 = (int)((int64_t)k_stages * (part + 1) / splits);
+    return w;
+}
+
 /* sp24_wgmma_spmm: C = alpha*A*B + beta*C in BM x BN tiles, BM = 2 * MW * 64.
  *
- * Block: one tile, or one part of its K range when K is split (the parts add
- * into C atomically). Three warpgroups. Warpgroup 0 is the producer: its
+ * Persistent: gridDim.x blocks (one per SM) take the work units u =
+ * blockIdx.x, + gridDim.x, ...; a unit is a tile, or one part of its K range
+ * when K is split (the parts add into C atomically). Three warpgroups, whose
+ * shared-memory stage ring runs on across units, so the loads of a block's
+ * next unit overlap the stores of this one. Warpgroup 0 is the producer: its
  * first thread fills STAGES shared-memory stages by TMA, each holding 128
- * compressed bytes
- * of the tile's BM rows of A (two k-tiles of format/sparse24.h) and the
- * matching 2 x 128 bytes of each of the BN packed B columns, both 128-byte
- * swizzled; a stage's full barrier counts its bytes, its empty barrier the
- * 256 consumer threads that have finished reading it.
+ * compressed bytes of the unit's BM rows of A (two k-tiles of
+ * format/sparse24.h) and the matching 2 x 128 bytes of each of the BN packed
+ * B columns, both 128-byte swizzled, and the metadata words of those two
+ * k-tiles of the BM / 16 row tiles; a stage's full barrier counts its bytes,
+ * its empty barrier the 256 consumer threads that have finished reading it.
  * Warpgroup 1 + c (c = 0, 1, the consumers) owns rows c*MW*64 .. +MW*64 of
  * the tile: per stage it issues, for each of its MW 64-row slices, four
  * wgmma.sp k-steps (selector = k-step % 2, so the two k-steps of a k-tile
  * share one metadata word) as one wgmma group, and waits for it.
  * Warp w of a consumer: rows 16w .. 16w+15 of each slice (its metadata is the
- * 16-row tile's lane-ordered word, read from global one stage ahead).
+ * 16-row tile's lane-ordered word, read from the stage).
  * Thread: the m64nBN accumulator fragment, rows g and g + 8 (g = lane / 4)
  * and columns 8j + 2q, 8j + 2q + 1 (q = lane % 4) of each n8 chunk j,
- * written to C with edge masks. */
+ * written to C with edge masks at the end of each unit. */
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES>
 __global__ void __launch_bounds__(3 * WG, 1)
     sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
                            const __grid_constant__ CUtensorMap b_map,
-                           const uint32_t *__restrict__ meta, int k_tiles, int64_t tiles_16,
+                           const __grid_constant__ CUtensorMap meta_map, int k_tiles,
+                           int64_t tiles_16,
                            int tiles_m, int tiles_n, int splits, int64_t m, int64_t n, float alpha,
                            float beta, float *__restrict__ C, int64_t ldc, int row_major)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr int BM = 2 * MW * 64, ELEM_BYTES = ELEM == TCSPMM_PRECISION_TF32 ? 4 : 2;
     constexpr int A_BYTES = BM * ROW_BYTES, B_BYTES = 2 * BN * ROW_BYTES;
-    constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+    constexpr int STAGE_BYTES = A_BYTES + B_BYTES + BM / 16 * META_BYTES;
     constexpr int ACC = BN / 2; /* floats per thread of one m64nBN fragment */
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
     uint64_t *full = (uint64_t *)(smem + STAGES * STAGE_BYTES), *empty = full + STAGES;
-
-    /* Block b: part b / tiles of the K range of tile b % tiles (every tile's
-     * part p before any tile's part p + 1); tiles in groups of GROUP_M along
-     * M for each tile along N. */
-    const int tiles = tiles_m * tiles_n, tile = blockIdx.x % tiles, part = blockIdx.x / tiles;
-    const int first_m = tile / (GROUP_M * tiles_n) * GROUP_M, in_group = tile % (GROUP_M * tiles_n);
-    const int group_m = min(GROUP_M, tiles_m - first_m);
-    const int64_t m0 = (int64_t)(first_m + in_group % group_m) * BM;
-    const int64_t n0 = (int64_t)(in_group / group_m) * BN;
-    const int k_stages = (k_tiles + 1) / 2;
-    const int kb0 = (int)((int64_t)k_stages * part / splits);
-    const int kb1 = (int)((int64_t)k_stages * (part + 1) / splits);
-    const int wg = threadIdx.x / WG;
+    const int units = tiles_m * tiles_n * splits, k_stages = (k_tiles + 1) / 2;
+    /* warp-uniform by construction, so the compiler keeps it (and the
+     * descriptors built from it) in uniform registers */
+    const int wg = __shfl_sync(0xffffffffu, threadIdx.x / WG, 0);
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
@@ -198,14 +218,20 @@ __global__ void __launch_bounds__(3 * WG, 1)
     if (wg == 0) {
         if (threadIdx.x != 0) return;
         constexpr int X = ROW_BYTES / ELEM_BYTES; /* elements of a 128-byte box row */
-        for (int kb = kb0, it = 0; kb < kb1; kb++, it++) {
-            int s = it % STAGES, use = it / STAGES;
-            if (use > 0) mbar_wait(&empty[s], (use + 1) & 1);
-            uint8_t *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
-            mbar_expect_tx(&full[s], STAGE_BYTES);
-            tma_load(sa, &a_map, &full[s], kb * X, (int)m0);
-            tma_load(sb, &b_map, &full[s], 2 * kb * X, (int)n0);
-            tma_load(sb + BN * ROW_BYTES, &b_map, &full[s], (2 * kb + 1) * X, (int)n0);
+        int it = 0;
+        for (int u = blockIdx.x; u < units; u += gridDim.x) {
+            const work_unit w = unit_at<BM, BN>(u, tiles_m, tiles_n, k_stages, splits);
+            for (int kb = w.kb0; kb < w.kb1; kb++, it++) {
+                int s = it % STAGES, use = it / STAGES;
+                if (use > 0) mbar_wait(&empty[s], (use + 1) & 1);
+                uint8_t *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
+                mbar_expect_tx(&full[s], STAGE_BYTES);
+                tma_load(sa, &a_map, &full[s], kb * X, (int)w.m0);
+                tma_load(sb, &b_map, &full[s], 2 * kb * X, (int)w.n0);
+                tma_load(sb + BN * ROW_BYTES, &b_map, &full[s], (2 * kb + 1) * X, (int)w.n0);
+                tma_load(sb + B_BYTES, &meta_map, &full[s], kb * 2 * SP24_META_WORDS,
+                         (int)(w.m0 / 16));
+            }
         }
         return;
     }
@@ -213,103 +239,105 @@ __global__ void __launch_bounds__(3 * WG, 1)
     const int c = wg - 1, t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
     const int g = lane / 4, q = lane % 4;
     const bool pairs = row_major && (ldc % 2 == 0) && ((uintptr_t)C % 8 == 0);
+    const bool add = splits > 1; /* split K: C was scaled by beta before the launch */
+    /* Descriptors of stage 0; a stage, a slice or a k-step moves the start
+     * address, which is the descriptor's low field (bytes / 16). */
+    const uint64_t a_desc0 = tile_desc(smem + c * MW * 64 * ROW_BYTES);
+    const uint64_t b_desc0 = tile_desc(smem + A_BYTES);
     float acc[MW][ACC];
+    int it = 0;
+    for (int u = blockIdx.x; u < units; u += gridDim.x) {
+        const work_unit w = unit_at<BM, BN>(u, tiles_m, tiles_n, k_stages, splits);
 #pragma unroll
-    for (int i = 0; i < MW; i++)
+        for (int i = 0; i < MW; i++)
 #pragma unroll
-        for (int j = 0; j < ACC; j++) acc[i][j] = 0.0f;
+            for (int j = 0; j < ACC; j++) acc[i][j] = 0.0f;
 
-    /* The metadata word of (slice i, k-tile kt) for this lane. */
-    auto meta_word = [&](int i, int kt) -> uint32_t {
-        int64_t row_tile = (m0 + (int64_t)(c * MW + i) * 64) / 16 + warp;
-        if (row_tile >= tiles_16 || kt >= k_tiles) return EMPTY_META;
-        return __ldg(meta + (row_tile * k_tiles + kt) * SP24_META_WORDS + lane);
-    };
-    uint32_t e[MW][2], e_next[MW][2];
+        /* Whether slice i's 16-row tile of this warp exists (else its
+         * metadata, zero-filled by TMA, becomes the empty pattern). */
+        bool meta_live[MW];
 #pragma unroll
-    for (int i = 0; i < MW; i++) {
-        e_next[i][0] = meta_word(i, 2 * kb0);
-        e_next[i][1] = meta_word(i, 2 * kb0 + 1);
-    }
+        for (int i = 0; i < MW; i++)
+            meta_live[i] = (w.m0 + (int64_t)(c * MW + i) * 64) / 16 + warp < tiles_16;
 
-    for (int kb = kb0, it = 0; kb < kb1; kb++, it++) {
-        int s = it % STAGES;
+        for (int kb = w.kb0; kb < w.kb1; kb++, it++) {
+            int s = it % STAGES;
+            mbar_wait(&full[s], (it / STAGES) & 1);
+            /* The stage's metadata: 16-row tile r of the unit, k-tile kt at
+             * word (2r + kt) * 32 + lane. Read after the previous group's
+             * wait, so no register of an in-flight wgmma.sp is written. */
+            const uint32_t *sm = (const uint32_t *)(smem + s * STAGE_BYTES + A_BYTES + B_BYTES);
+            uint32_t e[MW][2];
+#pragma unroll
+            for (int i = 0; i < MW; i++) {
+                const uint32_t *r = sm + ((c * MW + i) * 4 + warp) * 2 * SP24_META_WORDS + lane;
+                e[i][0] = meta_live[i] ? r[0] : EMPTY_META;
+                e[i][1] = meta_live[i] && 2 * kb + 1 < k_tiles ? r[SP24_META_WORDS] : EMPTY_META;
+            }
+            const uint32_t stage = s * (STAGE_BYTES >> 4);
+            fence_operands(acc);
+            wgmma_fence();
+#pragma unroll
+            for (int i = 0; i < MW; i++) {
+                /* k-step k: A bytes 32k of the slice's rows; B box k / 2,
+                 * bytes 64 (k % 2) */
+                const uint64_t da = a_desc0 + stage + i * (64 * ROW_BYTES >> 4);
+                const uint64_t db = b_desc0 + stage;
+                wgmma_sp<ELEM, BN, 0>::run(acc[i], da, db, e[i][0]);
+                wgmma_sp<ELEM, BN, 1>::run(acc[i], da + 2, db + 4, e[i][0]);
+                wgmma_sp<ELEM, BN, 0>::run(acc[i], da + 4, db + (BN * ROW_BYTES >> 4), e[i][1]);
+                wgmma_sp<ELEM, BN, 1>::run(acc[i], da + 6, db + (BN * ROW_BYTES >> 4) + 4,
+                                           e[i][1]);
+            }
+            wgmma_commit();
+            /* Wait for this stage's group before the next is issued: wgmma.sp
+             * reads its metadata register asynchronously, and ptxas (CUDA
+             * 13.0) does not keep that register from being reused while the
+             * group is in flight (with one group left pending, the next
+             * stage's metadata overwrote it: wrong products, seen on the
+             * H100). The other consumer warpgroup keeps the tensor cores
+             * busy meanwhile. */
+            wgmma_wait_all();
+            fence_operands(acc);
+            mbar_arrive(&empty[s]);
+        }
+
 #pragma unroll
         for (int i = 0; i < MW; i++) {
-            e[i][0] = e_next[i][0];
-            e[i][1] = e_next[i][1];
-            e_next[i][0] = meta_word(i, 2 * kb + 2);
-            e_next[i][1] = meta_word(i, 2 * kb + 3);
-        }
-        mbar_wait(&full[s], (it / STAGES) & 1);
-        const uint8_t *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
-        uint64_t da[MW][K_STEPS], db[K_STEPS];
 #pragma unroll
-        for (int k = 0; k < K_STEPS; k++) {
-            /* k-step k: A bytes 32k of the row; B box k / 2, bytes 64 (k % 2) */
-            db[k] = tile_desc(sb + (k / 2) * BN * ROW_BYTES + (k % 2) * 64);
-#pragma unroll
-            for (int i = 0; i < MW; i++)
-                da[i][k] = tile_desc(sa + (c * MW + i) * 64 * ROW_BYTES + 32 * k);
-        }
-        fence_operands(acc);
-        wgmma_fence();
-#pragma unroll
-        for (int i = 0; i < MW; i++) {
-            wgmma_sp<ELEM, BN, 0>::run(acc[i], da[i][0], db[0], e[i][0]);
-            wgmma_sp<ELEM, BN, 1>::run(acc[i], da[i][1], db[1], e[i][0]);
-            wgmma_sp<ELEM, BN, 0>::run(acc[i], da[i][2], db[2], e[i][1]);
-            wgmma_sp<ELEM, BN, 1>::run(acc[i], da[i][3], db[3], e[i][1]);
-        }
-        wgmma_commit();
-        /* Wait for this stage's group before the next is issued: wgmma.sp
-         * reads its metadata register asynchronously, and ptxas (CUDA 13.0)
-         * does not keep that register from being reused while the group is
-         * in flight (with one group left pending, the next stage's metadata
-         * overwrote it: wrong products, seen on the H100). The other
-         * consumer warpgroup keeps the tensor cores busy meanwhile. */
-        wgmma_wait_all();
-        fence_operands(acc);
-        mbar_arrive(&empty[s]);
-    }
-
-    /* Split K: C was scaled by beta before the launch; the parts add. */
-    const bool add = splits > 1;
-#pragma unroll
-    for (int i = 0; i < MW; i++) {
-#pragma unroll
-        for (int j = 0; j < ACC; j += 2) {
-            int64_t row = m0 + (c * MW + i) * 64 + warp * 16 + g + 8 * ((j / 2) % 2);
-            int64_t col = n0 + 8 * (j / 4) + 2 * q;
-            if (row >= m || col >= n) continue;
-            float v0 = alpha * acc[i][j], v1 = alpha * acc[i][j + 1];
-            if (pairs && col + 1 < n) {
-                float2 *p = (float2 *)(C + row * ldc + col);
-                if (add) {
-                    atomicAdd(p, make_float2(v0, v1));
+            for (int j = 0; j < ACC; j += 2) {
+                int64_t row = w.m0 + (c * MW + i) * 64 + warp * 16 + g + 8 * ((j / 2) % 2);
+                int64_t col = w.n0 + 8 * (j / 4) + 2 * q;
+                if (row >= m || col >= n) continue;
+                float v0 = alpha * acc[i][j], v1 = alpha * acc[i][j + 1];
+                if (pairs && col + 1 < n) {
+                    float2 *p = (float2 *)(C + row * ldc + col);
+                    if (add) {
+                        atomicAdd(p, make_float2(v0, v1));
+                        continue;
+                    }
+                    if (beta != 0.0f) {
+                        float2 old = *p;
+                        v0 += beta * old.x;
+                        v1 += beta * old.y;
+                    }
+                    *p = make_float2(v0, v1);
                     continue;
                 }
-                if (beta != 0.0f) {
-                    float2 old = *p;
-                    v0 += beta * old.x;
-                    v1 += beta * old.y;
+                float *p0 = C + (row_major ? row * ldc + col : col * ldc + row);
+                float *p1 = row_major ? p0 + 1 : p0 + ldc;
+                bool two = col + 1 < n;
+                if (add) {
+                    atomicAdd(p0, v0);
+                    if (two) atomicAdd(p1, v1);
+                    continue;
                 }
-                *p = make_float2(v0, v1);
-                continue;
+                if (beta != 0.0f) v0 += beta * *p0;
+                *p0 = v0;
+                if (!two) continue;
+                if (beta != 0.0f) v1 += beta * *p1;
+                *p1 = v1;
             }
-            float *p0 = C + (row_major ? row * ldc + col : col * ldc + row);
-            float *p1 = row_major ? p0 + 1 : p0 + ldc;
-            bool two = col + 1 < n;
-            if (add) {
-                atomicAdd(p0, v0);
-                if (two) atomicAdd(p1, v1);
-                continue;
-            }
-            if (beta != 0.0f) v0 += beta * *p0;
-            *p0 = v0;
-            if (!two) continue;
-            if (beta != 0.0f) v1 += beta * *p1;
-            *p1 = v1;
         }
     }
 #else
@@ -334,8 +362,11 @@ __global__ void scale_c(float *__restrict__ C, int64_t m, int64_t n, int64_t ldc
 /* ------------------------------------------------------------------ */
 /* Host side. */
 
+/* A row-major outer x inner matrix of elem_bytes elements, read in boxes of
+ * box_bytes x box_outer, 128-byte swizzled when box_bytes is 128. */
 static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, int elem_bytes,
-                                  const void *base, int64_t inner, int64_t outer, int box_outer)
+                                  const void *base, int64_t inner, int64_t outer, int box_bytes,
+                                  int box_outer)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
         void *fn = NULL;
@@ -356,10 +387,11 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
                            "sp24_wgmma: the driver has no cuTensorMapEncodeTiled");
     cuuint64_t dims[2] = {(cuuint64_t)inner, (cuuint64_t)outer};
     cuuint64_t strides[1] = {(cuuint64_t)(inner * elem_bytes)};
-    cuuint32_t box[2] = {(cuuint32_t)(ROW_BYTES / elem_bytes), (cuuint32_t)box_outer};
+    cuuint32_t box[2] = {(cuuint32_t)(box_bytes / elem_bytes), (cuuint32_t)box_outer};
     cuuint32_t unit[2] = {1, 1};
     CUresult r = encode(map, type, 2, (void *)base, dims, strides, box, unit,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE,
+                        box_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
         return tcspmm_fail(TCSPMM_ERROR_CUDA,
@@ -385,7 +417,8 @@ typedef struct launch_shape {
 
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config {
     static constexpr int BM = 2 * MW * 64;
-    static constexpr int SMEM = STAGES * (BM + 2 * BN) * ROW_BYTES + 2 * STAGES * 8 + 1024;
+    static constexpr int SMEM =
+        STAGES * ((BM + 2 * BN) * ROW_BYTES + BM / 16 * META_BYTES) + 2 * STAGES * 8 + 1024;
 
     /* speed: a block's throughput relative to the 256 x 128 one. K is split
      * when the tiles leave SMs idle. */
@@ -420,14 +453,20 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
             : ELEM == TCSPMM_PRECISION_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                             : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
         int eb = ELEM == TCSPMM_PRECISION_TF32 ? 4 : 2;
-        CUtensorMap a_map, b_map;
-        TCSPMM_TRY(encode_tiled(&a_map, type, eb, a->values, a->cols_pad / 2, a->rows_pad, BM));
-        TCSPMM_TRY(encode_tiled(&b_map, type, eb, a->b_packed, a->cols_pad, a->n_pad, BN));
-        int64_t blocks = (int64_t)sh->tiles_m * sh->tiles_n * sh->splits;
-        if (blocks > INT32_MAX)
+        CUtensorMap a_map, b_map, meta_map;
+        TCSPMM_TRY(encode_tiled(&a_map, type, eb, a->values, a->cols_pad / 2, a->rows_pad,
+                                ROW_BYTES, BM));
+        TCSPMM_TRY(encode_tiled(&b_map, type, eb, a->b_packed, a->cols_pad, a->n_pad, ROW_BYTES,
+                                BN));
+        TCSPMM_TRY(encode_tiled(&meta_map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, a->meta,
+                                (int64_t)sh->k_tiles * SP24_META_WORDS, a->rows_pad / 16,
+                                META_BYTES, BM / 16));
+        int64_t units = (int64_t)sh->tiles_m * sh->tiles_n * sh->splits;
+        if (units > INT32_MAX / 2)
             return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                               "sp24_wgmma: %lld x %lld output needs %lld blocks",
-                               (long long)a->rows, (long long)a->n, (long long)blocks);
+                               "sp24_wgmma: %lld x %lld output needs %lld work units",
+                               (long long)a->rows, (long long)a->n, (long long)units);
+        int64_t blocks = units < a->num_sms ? units : a->num_sms; /* persistent */
         if (sh->splits > 1 && a->beta != 1.0f) {
             int64_t count = a->rows * a->n, grid = (count + 255) / 256;
             scale_c<<<(unsigned)(grid < 4 * a->num_sms ? grid : 4 * a->num_sms), 256, 0, stream>>>(
@@ -435,7 +474,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
             TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
         }
         sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES><<<(unsigned)blocks, 3 * WG, SMEM, stream>>>(
-            a_map, b_map, a->meta, sh->k_tiles, a->rows_pad / 16, sh->tiles_m, sh->tiles_n,
+            a_map, b_map, meta_map, sh->k_tiles, a->rows_pad / 16, sh->tiles_m, sh->tiles_n,
             sh->splits, a->rows, a->n, a->alpha, a->beta, a->C, a->ldc, a->row_major);
         return TCSPMM_CUDA(cudaGetLastError());
     }
