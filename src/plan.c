@@ -117,16 +117,12 @@ static tcspmm_status cluster_rows(tcspmm_plan *plan, const csr_gpu *dA, int64_t 
     double t0 = now_ms();
     const tcspmm_csr *A;
     TCSPMM_TRY(host_input(plan, dA, &A));
-    int64_t *o = malloc((size_t)(A->rows > 0 ? A->rows : 1) * sizeof(int64_t));
-    if (!o) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "plan: no room for a row order");
+    int64_t *o;
     row_order_stats stats;
     tcspmm_status st =
-        row_order_cluster(A, plan->opt.panel_rows, plan->opt.host_threads, o, &stats);
+        row_order_cluster_new(A, plan->opt.panel_rows, plan->opt.host_threads, &o, &stats);
     info->row_order_ms = now_ms() - t0;
-    if (st) {
-        free(o);
-        return st;
-    }
+    TCSPMM_TRY(st);
     info->active_cols_natural = stats.natural_cols;
     info->active_cols_clustered = stats.clustered_cols;
     if (stats.clustered_cols < stats.natural_cols) {

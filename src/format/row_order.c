@@ -68,12 +68,17 @@ static tcspmm_status column_index_build(const tcspmm_csr *A, column_index *ix)
 }
 
 /* A set of columns (open addressing, keys + 1 so that 0 is empty) that
- * remembers its keys for a quick clear. */
+ * remembers its keys for a quick clear. Probing starts at column_hash(c). */
 typedef struct column_set {
     int64_t *slot;
     int64_t *keys;
     int64_t count, capacity; /* capacity: a power of two */
 } column_set;
+
+static uint64_t column_hash(int64_t c)
+{
+    return (uint64_t)c * 0x9e3779b97f4a7c15ull >> 20;
+}
 
 /* Inserts c; 1 when it was new, 0 when present, -1 out of memory. */
 static int column_set_insert(column_set *s, int64_t c)
@@ -92,13 +97,12 @@ static int column_set_insert(column_set *s, int64_t c)
         s->keys = keys;
         s->capacity = cap;
         for (int64_t j = 0; j < s->count; j++) {
-            uint64_t h = (uint64_t)s->keys[j] * 0x9e3779b97f4a7c15ull >> 20;
+            uint64_t h = column_hash(s->keys[j]);
             while (slot[h & (cap - 1)]) h++;
             slot[h & (cap - 1)] = s->keys[j] + 1;
         }
     }
-    uint64_t h = (uint64_t)c * 0x9e3779b97f4a7c15ull >> 20;
-    for (;; h++) {
+    for (uint64_t h = column_hash(c);; h++) {
         int64_t *p = &s->slot[h & (s->capacity - 1)];
         if (*p == c + 1) return 0;
         if (*p == 0) {
@@ -112,7 +116,7 @@ static int column_set_insert(column_set *s, int64_t c)
 static void column_set_clear(column_set *s)
 {
     for (int64_t j = 0; j < s->count; j++) {
-        uint64_t h = (uint64_t)s->keys[j] * 0x9e3779b97f4a7c15ull >> 20;
+        uint64_t h = column_hash(s->keys[j]);
         while (s->slot[h & (s->capacity - 1)] != s->keys[j] + 1) h++;
         s->slot[h & (s->capacity - 1)] = 0;
     }
@@ -270,6 +274,20 @@ tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads
     return st;
 }
 
+tcspmm_status row_order_cluster_new(const tcspmm_csr *A, int panel_rows, int threads,
+                                    int64_t **order, row_order_stats *stats)
+{
+    *order = NULL;
+    if (!A)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "row_order_cluster_new: null matrix");
+    int64_t *o = malloc((size_t)(A->rows > 0 ? A->rows : 1) * sizeof(int64_t));
+    if (!o) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "row_order: no room for an order");
+    tcspmm_status st = row_order_cluster(A, panel_rows, threads, o, stats);
+    if (st) free(o);
+    else *order = o;
+    return st;
+}
+
 tcspmm_status csr_permute_rows(const tcspmm_csr *A, const int64_t *order, tcspmm_csr *out)
 {
     TCSPMM_TRY(csr_alloc(A->rows, A->cols, A->nnz, out));
@@ -297,14 +315,10 @@ tcspmm_status hrpb_build_ordered(const tcspmm_csr *A, const int64_t *order, int 
 
 tcspmm_status hrpb_build_clustered(const tcspmm_csr *A, int panel_rows, int threads, hrpb *out)
 {
-    if (!A || !out)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_build_clustered: null argument");
-    int64_t *order = malloc((size_t)(A->rows > 0 ? A->rows : 1) * sizeof(int64_t));
-    if (!order)
-        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_build_clustered: out of memory");
+    int64_t *order;
     row_order_stats stats;
-    tcspmm_status st = row_order_cluster(A, panel_rows, threads, order, &stats);
-    if (!st) st = hrpb_build_ordered(A, order, panel_rows, threads, out);
+    TCSPMM_TRY(row_order_cluster_new(A, panel_rows, threads, &order, &stats));
+    tcspmm_status st = hrpb_build_ordered(A, order, panel_rows, threads, out);
     if (st) {
         free(order);
         return st;

@@ -29,6 +29,11 @@ typedef struct row_order_stats {
 tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads, int64_t *order,
                                 row_order_stats *stats);
 
+/* row_order_cluster into a fresh array *order (the caller frees it; NULL
+ * on failure). */
+tcspmm_status row_order_cluster_new(const tcspmm_csr *A, int panel_rows, int threads,
+                                    int64_t **order, row_order_stats *stats);
+
 /* out = A with its rows in order (out's row i is A's row order[i]). */
 tcspmm_status csr_permute_rows(const tcspmm_csr *A, const int64_t *order, tcspmm_csr *out);
 
