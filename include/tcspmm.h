@@ -143,7 +143,12 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * cols x n and C is rows x n, both in the given layout with leading
  * dimensions ldb and ldc. Enqueued on stream (a cudaStream_t; NULL is the
  * legacy default stream); returns once the work is enqueued. beta == 0
- * means C is not read (it may hold NaN). Safe to call many times. */
+ * means C is not read (it may hold NaN). Safe to call many times.
+ * CUDA graphs: after one call outside a capture with the same n, layout,
+ * ldb, ldc, B and C (the first call of a shape may allocate scratch, and on
+ * the cuSPARSE path it times cuSPARSE's algorithms), the call can be
+ * captured on a stream into a graph; each launch of the graph then reads B
+ * and writes C through those pointers (tests/gpu_graph.c). */
 tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
                           int64_t ldb, float beta, float *dC, int64_t ldc,
                           tcspmm_layout layout, void *stream);

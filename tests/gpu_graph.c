@@ -1,0 +1,226 @@
+/* gpu_graph.c: tcspmm_spmm captured into a CUDA graph (as a solver that
+ * repeats a product may do), on every GPU path: HRPB in
+ * TF32 and FP32 (row- and column-major, split panels, clustered rows),
+ * cuSPARSE, and the structured path in TF32 and BF16. For each: one call
+ * outside the capture with the same shape and buffers (it sets up what the
+ * header says a captured call needs), then the call captured on a stream,
+ * then the graph launched twice, each time on fresh B and C written into the
+ * same buffers, against the float64 reference; C is poisoned (NaN) when
+ * beta == 0.
+ *
+ * `gpu_graph --time [FILE [N]]` (default data/cora.mtx, N = 32, auto path)
+ * prints the time per call of 1000 calls issued back to back on one stream,
+ * direct and as launches of the captured graph. */
+#include "harness.h"
+#include "matgen.h"
+#include "reference.h"
+#include "sparse24_gen.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t seed = 5000;
+
+/* A stream and device copies of t's B and C (as C0). */
+typedef struct device_operands {
+    cudaStream_t s;
+    float *dB, *dC;
+} device_operands;
+
+static void device_operands_make(device_operands *d, const test_operands *t)
+{
+    memset(d, 0, sizeof *d);
+    CHECK(cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&d->dB, t->bsize * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&d->dC, t->csize * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMemcpy(d->dB, t->B, t->bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(d->dC, t->C0, t->csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+}
+
+static void device_operands_free(device_operands *d)
+{
+    cudaFree(d->dB);
+    cudaFree(d->dC);
+    cudaStreamDestroy(d->s);
+}
+
+/* One launch of exec on fresh operands, written into d's buffers. */
+static void check_launch(cudaGraphExec_t exec, const device_operands *d, const tcspmm_csr *A,
+                         int64_t n, tcspmm_layout layout, int pad, float alpha, float beta,
+                         double tol, const char *what)
+{
+    test_operands t;
+    test_operands_make(&t, A, n, layout, pad, beta, seed++);
+    CHECK(cudaMemcpy(d->dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(d->dC, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaGraphLaunch(exec, d->s) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(d->s) == cudaSuccess);
+    CHECK(cudaMemcpy(t.C, d->dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_OK(reference_spmm(A, n, alpha, t.B, t.ldb, beta, t.C0, t.ldc, layout, t.ref));
+    compare_result r = compare_to_reference(t.C, t.ldc, layout, t.ref, A->rows, n, tol);
+    CHECK(r.pass);
+    printf("%-30s n=%-3lld %s beta=%-4g graph: rel_err=%.2e nonfinite=%lld %s\n", what,
+           (long long)n, layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", beta, r.rel_err,
+           (long long)r.nonfinite, r.pass ? "ok" : "FAIL");
+    test_operands_free(&t);
+}
+
+/* One call captured on d->s and instantiated; NULL (and a FAIL line) when
+ * the call or the capture fails. *graph is destroyed by the caller. */
+static cudaGraphExec_t capture(tcspmm_plan *plan, int64_t n, float alpha, int64_t ldb, float beta,
+                               int64_t ldc, tcspmm_layout layout, const device_operands *d,
+                               cudaGraph_t *graph, const char *what)
+{
+    cudaGraphExec_t exec = NULL;
+    *graph = NULL;
+    CHECK(cudaStreamBeginCapture(d->s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    tcspmm_status st = tcspmm_spmm(plan, n, alpha, d->dB, ldb, beta, d->dC, ldc, layout, d->s);
+    cudaError_t ended = cudaStreamEndCapture(d->s, graph);
+    CHECK_OK(st);
+    CHECK(ended == cudaSuccess);
+    if (st == TCSPMM_SUCCESS && ended == cudaSuccess)
+        CHECK(cudaGraphInstantiate(&exec, *graph, 0) == cudaSuccess);
+    else
+        printf("%-30s n=%-3lld: capture failed (%s; %s) FAIL\n", what, (long long)n,
+               tcspmm_last_error(), cudaGetErrorString(ended));
+    cudaGetLastError();
+    return exec;
+}
+
+static void check_graph(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
+                        float beta, double tol, const char *what)
+{
+    const int pad = 3;
+    const float alpha = 1.25f;
+    test_operands t;
+    test_operands_make(&t, A, n, layout, pad, beta, seed++);
+    device_operands d;
+    device_operands_make(&d, &t);
+    CHECK_OK(tcspmm_spmm(plan, n, alpha, d.dB, t.ldb, beta, d.dC, t.ldc, layout, d.s));
+    CHECK(cudaStreamSynchronize(d.s) == cudaSuccess);
+    cudaGraph_t graph;
+    cudaGraphExec_t exec = capture(plan, n, alpha, t.ldb, beta, t.ldc, layout, &d, &graph, what);
+    for (int round = 0; round < 2 && exec; round++)
+        check_launch(exec, &d, A, n, layout, pad, alpha, beta, tol, what);
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+    device_operands_free(&d);
+    test_operands_free(&t);
+}
+
+/* A plan for A on path and precision, checked as a graph in both layouts. */
+static void check_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision,
+                       tcspmm_row_order order, int num_sms, double tol, const char *what)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = path;
+    opt.precision = precision;
+    opt.row_order = order;
+    opt.num_sms = num_sms;
+    opt.blocks_per_sm = num_sms ? 1 : 0; /* few slots: the heavy panel is split */
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    if (!plan) return;
+    tcspmm_info info;
+    CHECK_OK(tcspmm_plan_info(plan, &info));
+    CHECK(info.path == path);
+    if (num_sms) CHECK(info.split_panels > 0); /* the case is there to split a panel */
+    check_graph(plan, A, 64, TCSPMM_LAYOUT_ROW_MAJOR, 0.0f, tol, what);
+    check_graph(plan, A, 7, TCSPMM_LAYOUT_COL_MAJOR, -0.5f, tol, what);
+    check_graph(plan, A, 1, TCSPMM_LAYOUT_ROW_MAJOR, 0.5f, tol, what);
+    tcspmm_plan_destroy(plan);
+}
+
+/* Milliseconds of `calls` direct calls (graph NULL) or graph launches,
+ * back to back on d->s (row-major, n columns, beta = 0), between two events. */
+static float time_calls(tcspmm_plan *plan, cudaGraphExec_t graph, int calls, int64_t n,
+                        const device_operands *d)
+{
+    cudaStream_t s = d->s;
+    cudaEvent_t start, stop;
+    float ms = -1.0f;
+    CHECK(cudaEventCreate(&start) == cudaSuccess && cudaEventCreate(&stop) == cudaSuccess);
+    CHECK(cudaEventRecord(start, s) == cudaSuccess);
+    for (int i = 0; i < calls; i++) {
+        if (graph)
+            CHECK(cudaGraphLaunch(graph, s) == cudaSuccess);
+        else
+            CHECK_OK(tcspmm_spmm(plan, n, 1.0f, d->dB, n, 0.0f, d->dC, n, TCSPMM_LAYOUT_ROW_MAJOR,
+                                 s));
+    }
+    CHECK(cudaEventRecord(stop, s) == cudaSuccess);
+    CHECK(cudaEventSynchronize(stop) == cudaSuccess);
+    CHECK(cudaEventElapsedTime(&ms, start, stop) == cudaSuccess);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return ms;
+}
+
+static int time_mode(int argc, char **argv)
+{
+    const char *file = argc > 0 ? argv[0] : tests_data("cora.mtx");
+    const int64_t n = argc > 1 ? atoll(argv[1]) : 32;
+    const int calls = 1000;
+    tcspmm_csr A;
+    CHECK_OK(tcspmm_read_mtx(file, &A));
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(&A, NULL, &plan));
+    if (!plan || n < 1) return tests_finish();
+    tcspmm_info info;
+    CHECK_OK(tcspmm_plan_info(plan, &info));
+    test_operands t;
+    test_operands_make(&t, &A, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, seed++);
+    device_operands d;
+    device_operands_make(&d, &t);
+    time_calls(plan, NULL, 20, n, &d); /* warm-up; the capture needs one call first */
+    cudaGraph_t graph;
+    cudaGraphExec_t exec =
+        capture(plan, n, 1.0f, n, 0.0f, n, TCSPMM_LAYOUT_ROW_MAJOR, &d, &graph, file);
+    if (!exec) return tests_finish();
+    time_calls(plan, exec, 20, n, &d);
+    for (int rep = 0; rep < 3; rep++) {
+        float direct = time_calls(plan, NULL, calls, n, &d);
+        float graphed = time_calls(plan, exec, calls, n, &d);
+        printf("%s nnz=%lld N=%lld path=%s: %d calls back to back: direct %.2f us/call, "
+               "graph %.2f us/call (%.2fx)\n",
+               file, (long long)A.nnz, (long long)n, tcspmm_path_name(info.path), calls,
+               1e3 * direct / calls, 1e3 * graphed / calls, direct / graphed);
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    device_operands_free(&d);
+    test_operands_free(&t);
+    tcspmm_plan_destroy(plan);
+    tcspmm_csr_free(&A);
+    return tests_finish();
+}
+
+int main(int argc, char **argv)
+{
+    tests_require_gpu();
+    if (argc > 1 && !strcmp(argv[1], "--time")) return time_mode(argc - 2, argv + 2);
+    const tcspmm_precision TF = TCSPMM_PRECISION_TF32;
+    const tcspmm_row_order NAT = TCSPMM_ROW_ORDER_NATURAL;
+    tcspmm_csr A, H, S12, S24;
+    CHECK_OK(matgen_random(300, 257, 0.05, 1, &A));
+    CHECK_OK(matgen_heavy_panel(203, 1500, 0.002, 32, 16, 0.6, 9, &H));
+    CHECK_OK(sp24_gen(200, 300, SP24_1TO2, 0.2, 3, &S12));
+    CHECK_OK(sp24_gen(200, 300, SP24_2TO4, 0.2, 4, &S24));
+
+    check_plan(&A, TCSPMM_PATH_HRPB, TF, NAT, 0, 1e-3, "hrpb tf32");
+    check_plan(&A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, NAT, 0, 1e-5, "hrpb fp32");
+    check_plan(&A, TCSPMM_PATH_HRPB, TF, TCSPMM_ROW_ORDER_CLUSTERED, 0, 1e-3, "hrpb tf32 clustered");
+    check_plan(&H, TCSPMM_PATH_HRPB, TF, NAT, 2, 1e-3, "hrpb tf32 split panels");
+    check_plan(&A, TCSPMM_PATH_CUSPARSE, TF, NAT, 0, 1e-5, "cusparse");
+    check_plan(&S12, TCSPMM_PATH_SPARSE24, TF, NAT, 0, 1e-3, "sparse24 tf32 (1:2)");
+    check_plan(&S24, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16, NAT, 0, 1e-2,
+               "sparse24 bf16 (2:4)");
+
+    tcspmm_csr_free(&A);
+    tcspmm_csr_free(&H);
+    tcspmm_csr_free(&S12);
+    tcspmm_csr_free(&S24);
+    return tests_finish();
+}
