@@ -17,7 +17,8 @@
 /* The kernel's element type: the mma.sp flavour and what B is packed into. */
 enum { ELEM_TF32 = 0, ELEM_BF16 = 1, ELEM_FP16 = 2 };
 
-#define PACK_TILE 32   /* pack_b: a 32 x 32 tile of B per block */
+#define PACK_K 64      /* pack_b: a 64 (k) x 32 (n) tile of B per block ... */
+#define PACK_N 32
 #define PACK_ROWS 8    /* ... with 32 x 8 threads */
 #define N_ALIGN 128    /* packed B has a multiple of this many columns of C */
 #define STAGES 4       /* cp.async pipeline depth */
@@ -64,28 +65,59 @@ template <> struct elem_traits<ELEM_FP16> {
     static __device__ type from_float(float x) { return __float2half_rn(x); }
 };
 
+/* Two consecutive elements of packed B, stored together. */
+__device__ __forceinline__ void store_pair(float *p, float x0, float x1)
+{
+    *(float2 *)p = make_float2(elem_traits<ELEM_TF32>::from_float(x0),
+                               elem_traits<ELEM_TF32>::from_float(x1));
+}
+__device__ __forceinline__ void store_pair(__nv_bfloat16 *p, float x0, float x1)
+{
+    *(__nv_bfloat162 *)p = __floats2bfloat162_rn(x0, x1);
+}
+__device__ __forceinline__ void store_pair(__half *p, float x0, float x1)
+{
+    *(__half2 *)p = __floats2half2_rn(x0, x1);
+}
+
 /* pack_b: Bp (n_pad rows of k_pad, k contiguous) = B (k x n, in layout with
  * ldb) converted to the element type, zero outside k x n. Each block owns a
- * 32 x 32 tile of (k, n), staged through shared memory so that reads run
- * along B's contiguous dimension and writes along k; thread (x, y) moves
- * elements x and rows y, y + 8, y + 16, y + 24 of the tile. */
+ * PACK_K x PACK_N tile of (k, n), staged through shared memory so that the
+ * reads run along B's contiguous dimension (a warp reads 32 consecutive
+ * elements) and the writes along k (a warp writes 64 consecutive elements,
+ * two per thread). Thread (x, y) reads column x (row-major B) or k x and
+ * x + 32 (column-major) of rows y, y + 8, ..., and writes k 2x, 2x + 1 of
+ * packed rows y, y + 8, y + 16, y + 24. */
 template <typename In, int ELEM>
 __global__ void pack_b(const In *__restrict__ B, int64_t ldb, int row_major, int64_t k,
                        int64_t n, int64_t k_pad, typename elem_traits<ELEM>::type *__restrict__ Bp)
 {
-    __shared__ float tile[PACK_TILE][PACK_TILE + 1]; /* [k][n] */
-    int64_t k0 = (int64_t)blockIdx.x * PACK_TILE, n0 = (int64_t)blockIdx.y * PACK_TILE;
-    int x = threadIdx.x;
-    for (int y = threadIdx.y; y < PACK_TILE; y += PACK_ROWS) {
-        int64_t kk = row_major ? k0 + y : k0 + x, nn = row_major ? n0 + x : n0 + y;
-        float v = 0.0f;
-        if (kk < k && nn < n) v = load_as_float(B + (row_major ? kk * ldb + nn : nn * ldb + kk));
-        if (row_major) tile[y][x] = v;
-        else tile[x][y] = v;
+    __shared__ float tile[PACK_N][PACK_K + 1]; /* [n][k] */
+    const int64_t k0 = (int64_t)blockIdx.x * PACK_K, n0 = (int64_t)blockIdx.y * PACK_N;
+    const int x = threadIdx.x, y = threadIdx.y;
+    if (row_major) { /* element (k, n) at k * ldb + n */
+        const In *src = B + (k0 + y) * ldb + n0 + x;
+        const bool in_n = n0 + x < n;
+#pragma unroll
+        for (int i = 0; i < PACK_K / PACK_ROWS; i++, src += PACK_ROWS * ldb)
+            tile[x][y + PACK_ROWS * i] =
+                in_n && k0 + y + PACK_ROWS * i < k ? load_as_float(src) : 0.0f;
+    } else { /* element (k, n) at n * ldb + k */
+        const In *src = B + (n0 + y) * ldb + k0 + x;
+#pragma unroll
+        for (int i = 0; i < PACK_N / PACK_ROWS; i++, src += PACK_ROWS * ldb)
+#pragma unroll
+            for (int h = 0; h < PACK_K / 32; h++) {
+                const bool in = n0 + y + PACK_ROWS * i < n && k0 + x + 32 * h < k;
+                tile[y + PACK_ROWS * i][x + 32 * h] = in ? load_as_float(src + 32 * h) : 0.0f;
+            }
     }
     __syncthreads();
-    for (int y = threadIdx.y; y < PACK_TILE; y += PACK_ROWS)
-        Bp[(n0 + y) * k_pad + k0 + x] = elem_traits<ELEM>::from_float(tile[x][y]);
+    if (k0 + 2 * x >= k_pad) return; /* k_pad is a multiple of 32, maybe not of PACK_K */
+    typename elem_traits<ELEM>::type *dst = Bp + (n0 + y) * k_pad + k0 + 2 * x;
+#pragma unroll
+    for (int i = 0; i < PACK_N / PACK_ROWS; i++, dst += PACK_ROWS * k_pad)
+        store_pair(dst, tile[y + PACK_ROWS * i][2 * x], tile[y + PACK_ROWS * i][2 * x + 1]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -305,8 +337,8 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
 {
     typedef typename elem_traits<ELEM>::type T;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
-    dim3 grid((unsigned)(g->cols_pad / PACK_TILE), (unsigned)(n_pad / PACK_TILE));
-    dim3 block(PACK_TILE, PACK_ROWS);
+    dim3 grid((unsigned)((g->cols_pad + PACK_K - 1) / PACK_K), (unsigned)(n_pad / PACK_N));
+    dim3 block(32, PACK_ROWS);
     T *bp = (T *)g->b_packed;
     if (b_type == SP24_B_FP32)
         pack_b<float, ELEM><<<grid, block, 0, stream>>>((const float *)dB, ldb, row_major,
@@ -422,7 +454,7 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
                            tcspmm_precision_name(g->precision));
     if (n == 0 || g->rows == 0) return TCSPMM_SUCCESS;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
-    if (n_pad / PACK_TILE > 65535)
+    if (n_pad / PACK_N > 65535)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "sp24_gpu_spmm: n = %lld too large",
                            (long long)n);
     size_t need = (size_t)(n_pad * g->cols_pad * g->elem_bytes);

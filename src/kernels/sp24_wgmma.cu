@@ -345,18 +345,16 @@ __global__ void __launch_bounds__(3 * WG, 1)
 #endif
 }
 
-/* C (m x n, in its layout) *= beta, zeroed when beta == 0: the pre-pass of a
- * split-K launch. Thread: one element per grid stride, the contiguous
- * dimension fastest. */
-__global__ void scale_c(float *__restrict__ C, int64_t m, int64_t n, int64_t ldc, int row_major,
+/* C (outer lines of inner elements, ldc apart) *= beta (beta != 0): the
+ * pre-pass of a split-K launch. Thread: element x of lines y, y + gridDim.y,
+ * ... for x = its index along the line, grid-strided. */
+__global__ void scale_c(float *__restrict__ C, int64_t inner, int64_t outer, int64_t ldc,
                         float beta)
 {
-    int64_t inner = row_major ? n : m, count = m * n;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count;
-         i += (int64_t)gridDim.x * blockDim.x) {
-        float *p = C + (i / inner) * ldc + i % inner;
-        *p = beta == 0.0f ? 0.0f : beta * *p;
-    }
+    for (int64_t y = blockIdx.y; y < outer; y += gridDim.y)
+        for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < inner;
+             x += (int64_t)gridDim.x * blockDim.x)
+            C[y * ldc + x] *= beta;
 }
 
 /* ------------------------------------------------------------------ */
@@ -467,11 +465,18 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
                                "sp24_wgmma: %lld x %lld output needs %lld work units",
                                (long long)a->rows, (long long)a->n, (long long)units);
         int64_t blocks = units < a->num_sms ? units : a->num_sms; /* persistent */
-        if (sh->splits > 1 && a->beta != 1.0f) {
-            int64_t count = a->rows * a->n, grid = (count + 255) / 256;
-            scale_c<<<(unsigned)(grid < 4 * a->num_sms ? grid : 4 * a->num_sms), 256, 0, stream>>>(
-                a->C, a->rows, a->n, a->ldc, a->row_major, a->beta);
-            TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+        if (sh->splits > 1 && a->beta != 1.0f) { /* the parts add into C: beta first */
+            int64_t inner = a->row_major ? a->n : a->rows, outer = a->row_major ? a->rows : a->n;
+            if (a->beta == 0.0f) {
+                TCSPMM_TRY(TCSPMM_CUDA(cudaMemset2DAsync(a->C, (size_t)a->ldc * sizeof(float), 0,
+                                                         (size_t)inner * sizeof(float),
+                                                         (size_t)outer, stream)));
+            } else {
+                int64_t gx = (inner + 255) / 256, gy = outer < 4 * a->num_sms ? outer : 4 * a->num_sms;
+                scale_c<<<dim3((unsigned)(gx < 8 ? gx : 8), (unsigned)(gy < 65535 ? gy : 65535)),
+                          256, 0, stream>>>(a->C, inner, outer, a->ldc, a->beta);
+                TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+            }
         }
         sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES><<<(unsigned)blocks, 3 * WG, SMEM, stream>>>(
             a_map, b_map, meta_map, sh->k_tiles, a->rows_pad / 16, sh->tiles_m, sh->tiles_n,
