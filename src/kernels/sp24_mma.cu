@@ -33,6 +33,7 @@ struct sp24_gpu {
     uint32_t *meta;
     void *b_packed;
     size_t b_packed_bytes;
+    sp24_wgmma_maps *maps; /* the wgmma.sp kernel's tensor maps (where it is usable) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -351,7 +352,7 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
                                                          g->cols, n, g->cols_pad, bp);
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     if (g->kernel == SP24_KERNEL_WGMMA) {
-        sp24_wgmma_args a = {g->precision, g->values, g->meta, g->b_packed, g->rows,
+        sp24_wgmma_args a = {g->precision, g->maps, g->b_packed, g->rows,
                              g->rows_pad, g->cols_pad, n, n_pad, alpha, beta, dC, ldc,
                              row_major, g->num_sms};
         return sp24_wgmma_spmm(&a, stream);
@@ -407,6 +408,9 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     }
     g->kernel = sp24_wgmma_usable() ? SP24_KERNEL_WGMMA : SP24_KERNEL_MMA_SP;
     if (!st && g->kernel == SP24_KERNEL_WGMMA) st = sp24_wgmma_prepare(s->precision);
+    if (!st && g->kernel == SP24_KERNEL_WGMMA)
+        st = sp24_wgmma_maps_new(s->precision, g->values, g->meta, g->rows_pad, g->cols_pad,
+                                 &g->maps);
     if (st) {
         sp24_gpu_free(g);
         return st;
@@ -479,5 +483,6 @@ extern "C" void sp24_gpu_free(sp24_gpu *g)
     cudaFree(g->values);
     cudaFree(g->meta);
     cudaFree(g->b_packed);
+    sp24_wgmma_maps_free(g->maps);
     free(g);
 }

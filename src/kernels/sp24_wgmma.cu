@@ -9,6 +9,7 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <new>
 
 #define WG 128          /* threads of a warpgroup */
 #define ROW_BYTES 128   /* per stage: compressed A bytes of a row (two k-tiles) */
@@ -399,6 +400,63 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
     return TCSPMM_SUCCESS;
 }
 
+/* The tensor maps of one uploaded matrix. A's and its metadata's depend
+ * only on the matrix and the tile height, so they are encoded once; packed
+ * B's (one per tile width) again only when the B buffer or its width
+ * changes. Index [BM == 128] (256-row tiles, else 128) and [BN == 64]. */
+struct sp24_wgmma_maps {
+    CUtensorMap a[2], meta[2], b[2];
+    CUtensorMapDataType type;
+    int elem_bytes;
+    int64_t cols_pad;
+    const void *b_base; /* the packed B the b maps describe, with b_n_pad rows */
+    int64_t b_n_pad;
+};
+
+static tcspmm_status b_maps_for(sp24_wgmma_maps *m, const void *b_packed, int64_t n_pad)
+{
+    if (m->b_base == b_packed && m->b_n_pad == n_pad) return TCSPMM_SUCCESS;
+    m->b_base = NULL;
+    for (int w = 0; w < 2; w++)
+        TCSPMM_TRY(encode_tiled(&m->b[w], m->type, m->elem_bytes, b_packed, m->cols_pad, n_pad,
+                                ROW_BYTES, w ? 64 : 128));
+    m->b_base = b_packed;
+    m->b_n_pad = n_pad;
+    return TCSPMM_SUCCESS;
+}
+
+extern "C" tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const void *values,
+                                             const uint32_t *meta, int64_t rows_pad,
+                                             int64_t cols_pad, sp24_wgmma_maps **out)
+{
+    *out = NULL;
+    sp24_wgmma_maps *m = new (std::nothrow) sp24_wgmma_maps();
+    if (!m) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "sp24_wgmma: tensor maps");
+    m->type = precision == TCSPMM_PRECISION_TF32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+              : precision == TCSPMM_PRECISION_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                   : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    m->elem_bytes = precision == TCSPMM_PRECISION_TF32 ? 4 : 2;
+    m->cols_pad = cols_pad;
+    const int64_t meta_words = cols_pad / sp24_ktile_cols(precision) * SP24_META_WORDS;
+    tcspmm_status st = TCSPMM_SUCCESS;
+    for (int h = 0; h < 2 && !st; h++) {
+        const int bm = h ? 128 : 256;
+        st = encode_tiled(&m->a[h], m->type, m->elem_bytes, values, cols_pad / 2, rows_pad,
+                          ROW_BYTES, bm);
+        if (!st)
+            st = encode_tiled(&m->meta[h], CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, meta, meta_words,
+                              rows_pad / 16, META_BYTES, bm / 16);
+    }
+    if (st) {
+        delete m;
+        return st;
+    }
+    *out = m;
+    return TCSPMM_SUCCESS;
+}
+
+extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
+
 #define MAX_SPLITS 8      /* split K into at most this many parts ... */
 #define MIN_PART_STAGES 4 /* ... of at least this many stages each */
 /* Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128, 512): a
@@ -446,19 +504,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
     static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape *sh,
                                 cudaStream_t stream)
     {
-        CUtensorMapDataType type =
-            ELEM == TCSPMM_PRECISION_TF32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-            : ELEM == TCSPMM_PRECISION_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-        int eb = ELEM == TCSPMM_PRECISION_TF32 ? 4 : 2;
-        CUtensorMap a_map, b_map, meta_map;
-        TCSPMM_TRY(encode_tiled(&a_map, type, eb, a->values, a->cols_pad / 2, a->rows_pad,
-                                ROW_BYTES, BM));
-        TCSPMM_TRY(encode_tiled(&b_map, type, eb, a->b_packed, a->cols_pad, a->n_pad, ROW_BYTES,
-                                BN));
-        TCSPMM_TRY(encode_tiled(&meta_map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, a->meta,
-                                (int64_t)sh->k_tiles * SP24_META_WORDS, a->rows_pad / 16,
-                                META_BYTES, BM / 16));
+        sp24_wgmma_maps *maps = a->maps;
+        TCSPMM_TRY(b_maps_for(maps, a->b_packed, a->n_pad));
         int64_t units = (int64_t)sh->tiles_m * sh->tiles_n * sh->splits;
         if (units > INT32_MAX / 2)
             return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
@@ -479,7 +526,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
             }
         }
         sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES><<<(unsigned)blocks, 3 * WG, SMEM, stream>>>(
-            a_map, b_map, meta_map, sh->k_tiles, a->rows_pad / 16, sh->tiles_m, sh->tiles_n,
+            maps->a[BM == 128], maps->b[BN == 64], maps->meta[BM == 128], sh->k_tiles,
+            a->rows_pad / 16, sh->tiles_m, sh->tiles_n,
             sh->splits, a->rows, a->n, a->alpha, a->beta, a->C, a->ldc, a->row_major);
         return TCSPMM_CUDA(cudaGetLastError());
     }

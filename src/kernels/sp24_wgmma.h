@@ -16,10 +16,21 @@
 extern "C" {
 #endif
 
+/* The TMA tensor maps of one uploaded matrix (encoded once) and of the
+ * packed B buffer last used with it. */
+typedef struct sp24_wgmma_maps sp24_wgmma_maps;
+
+/* Maps for values (rows_pad x cols_pad/2 elements of the precision) and
+ * meta (format/sparse24.h's lane-ordered words), device arrays that must
+ * outlive *out. */
+tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const void *values,
+                                  const uint32_t *meta, int64_t rows_pad, int64_t cols_pad,
+                                  sp24_wgmma_maps **out);
+void sp24_wgmma_maps_free(sp24_wgmma_maps *m);
+
 typedef struct sp24_wgmma_args {
     tcspmm_precision precision; /* TF32, BF16 or FP16 */
-    const void *values;         /* rows_pad x cols_pad/2 elements */
-    const uint32_t *meta;       /* format/sparse24.h's lane-ordered words */
+    sp24_wgmma_maps *maps;      /* the matrix's (B's are updated when b_packed changes) */
     const void *b_packed;       /* n_pad x cols_pad elements, k contiguous */
     int64_t rows, rows_pad, cols_pad, n, n_pad;
     float alpha, beta;
