@@ -2,11 +2,15 @@
  * device, through the public API. Every product runs three ways on the same
  * fresh operands: HRPB in FP32 precision, HRPB in TF32, and cuSPARSE (FP32 on
  * CUDA cores). FP32 mode must write every element of a NaN-poisoned C, land
- * within 2x of cuSPARSE's relative error against float64 (or within two
- * roundings, 1.2e-7, where cuSPARSE is all but exact), and be far more
- * accurate than TF32. Generated edge cases, the bundled matrices, N from 1
- * to 513, both layouts, padded leading dimensions, beta, panel heights 16
- * and 32, and heavily split panels (a pretend GPU of few SMs).
+ * within 2x of cuSPARSE's relative error against float64 as a geomean over
+ * all products, within 3x on each one (or within two roundings, 1.2e-7,
+ * where cuSPARSE is all but exact), and be far more accurate than TF32. The
+ * per-product margin is wider because a small product's error is one noisy
+ * draw: on the same operands, rounding ties to even or away from zero moved
+ * single products' errors by 0.58x to 1.34x. Generated edge cases, the
+ * bundled matrices, N from 1 to 513, both layouts, padded leading
+ * dimensions, beta, panel heights 16 and 32, and heavily split panels (a
+ * pretend GPU of few SMs).
  * `gpu_fp32 --quick` (for compute-sanitizer) runs N = 7 and 129 only. */
 #include "harness.h"
 #include "matgen.h"
@@ -84,7 +88,7 @@ static void check_product(tcspmm_plan *fp32, tcspmm_plan *tf32, tcspmm_plan *cus
     compare_result r32 = run(fp32, A, &t, n, layout, alpha, beta, 1e-5);
     compare_result rtf = run(tf32, A, &t, n, layout, alpha, beta, 1e-3);
     compare_result rcu = run(cus, A, &t, n, layout, alpha, beta, 1e-5);
-    const double bound = fmax(2.0 * rcu.rel_err, 1.2e-7);
+    const double bound = fmax(3.0 * rcu.rel_err, 1.2e-7);
     /* Where TF32 is visibly coarse, the split must buy at least 8x. */
     const int split_helps = rtf.rel_err < 1e-5 || r32.rel_err * 8.0 < rtf.rel_err;
     const int ok = r32.pass && rtf.pass && rcu.pass && r32.rel_err <= bound && split_helps;
@@ -149,7 +153,9 @@ int main(int argc, char **argv)
         check_matrix(&A, &variants[f % 3], files[f]);
         tcspmm_csr_free(&A);
     }
+    const double geomean = ratio_count ? exp(log_ratio_sum / ratio_count) : 0.0;
     printf("fp32 error / cusparse error: worst %.2f, geomean %.2f over %d products\n", worst_ratio,
-           ratio_count ? exp(log_ratio_sum / ratio_count) : 0.0, ratio_count);
+           geomean, ratio_count);
+    CHECK(ratio_count > 0 && geomean <= 2.0);
     return tests_finish();
 }

@@ -108,21 +108,17 @@ __device__ __forceinline__ void cp_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 }
 
-/* (x0, x1) rounded to TF32 (one F2FP each on sm_90, cvt.rna before) as one
- * 64-bit value: an MMA operand pair lands in a register pair without moves. */
+/* (x0, x1) rounded to TF32 as one 64-bit value (an MMA operand pair lands in
+ * a register pair). The tensor cores read only the top 19 bits of a TF32
+ * operand, so adding half a TF32 ulp (bit 12) to the bits rounds to nearest,
+ * ties away from zero, in one integer add that can write any register (the
+ * F2FP of cvt.rn wrote in place and cost a move per operand). A carry into
+ * the exponent is the correct rounding up; infinities stay infinite; a NaN
+ * whose payload lies only in the low 13 bits reads as an infinity. */
 __device__ __forceinline__ unsigned long long tf32_pair(float x0, float x1)
 {
-    unsigned long long r;
-#if __CUDA_ARCH__ >= 900
-    asm("{\n .reg .b32 lo, hi;\n cvt.rn.tf32.f32 lo, %1;\n cvt.rn.tf32.f32 hi, %2;\n"
-        " mov.b64 %0, {lo, hi};\n}\n"
-        : "=l"(r) : "f"(x0), "f"(x1));
-#else
-    asm("{\n .reg .b32 lo, hi;\n cvt.rna.tf32.f32 lo, %1;\n cvt.rna.tf32.f32 hi, %2;\n"
-        " mov.b64 %0, {lo, hi};\n}\n"
-        : "=l"(r) : "f"(x0), "f"(x1));
-#endif
-    return r;
+    const unsigned lo = __float_as_uint(x0) + 0x1000u, hi = __float_as_uint(x1) + 0x1000u;
+    return (unsigned long long)hi << 32 | lo;
 }
 
 /* What the TF32 pair hi leaves out of (x0, x1), rounded to TF32: x = hi + lo
