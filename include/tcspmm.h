@@ -148,7 +148,11 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * ldb, ldc, B and C (the first call of a shape may allocate scratch, and on
  * the cuSPARSE path it times cuSPARSE's algorithms), the call can be
  * captured on a stream into a graph; each launch of the graph then reads B
- * and writes C through those pointers (tests/gpu_graph.c). */
+ * and writes C through those pointers (tests/gpu_graph.c).
+ * Non-finite B: the tensor-core paths multiply A's structural zeros inside a
+ * panel's blocks too, so an Inf or NaN in a row of B can reach rows of C
+ * whose A rows do not touch that row (the cuSPARSE path keeps IEEE
+ * semantics per non-zero). */
 tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
                           int64_t ldb, float beta, float *dC, int64_t ldc,
                           tcspmm_layout layout, void *stream);
