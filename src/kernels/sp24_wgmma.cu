@@ -459,9 +459,10 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 
 #define MAX_SPLITS 8      /* split K into at most this many parts ... */
 #define MIN_PART_STAGES 4 /* ... of at least this many stages each */
-/* Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128, 512): a
- * 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate, and split
- * K (the beta pass over C, the atomic adds) costs about 30% of the product. */
+/* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
+ * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
+ * and split K (the beta pass over C, the atomic adds) costs about 30% of the
+ * product. */
 #define MID_SPEED 0.78
 #define SPLIT_PENALTY 1.3
 
@@ -533,8 +534,13 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
     }
 };
 
-/* n <= 64: 128 x 64 tiles. Else 256 x 128 (three stages of 64 KB) or
- * 128 x 128 (four stages), whichever shape's cost is lower. */
+/* n <= 64: 128 x 64 tiles. n <= 128: 128 x 128, since with one column of
+ * tiles each unit streams its rows of A from DRAM once and the product is
+ * memory-bound: half-height tiles move the same bytes per flop and need half
+ * the split K (on the H100, bf16 and tf32, M = K = 4096..16384, N = 128 they
+ * were the fastest shape tried or tied with it; 256 x 128 with split K was
+ * up to 1.2x slower). Else 256 x 128 (three stages of 64 KB) or 128 x 128 (four
+ * stages), whichever shape's cost is lower. */
 template <tcspmm_precision ELEM> struct wgmma_configs {
     typedef wgmma_config<ELEM, 128, 2, 3> big;
     typedef wgmma_config<ELEM, 128, 1, 4> mid;
@@ -558,7 +564,9 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
         launch_shape s = small::shape(a, 1.0);
         return small::launch(a, &s, stream);
     }
-    launch_shape b = big::shape(a, 1.0), m = mid::shape(a, MID_SPEED);
+    launch_shape m = mid::shape(a, MID_SPEED);
+    if (a->n <= 128) return mid::launch(a, &m, stream);
+    launch_shape b = big::shape(a, 1.0);
     return b.cost <= m.cost ? big::launch(a, &b, stream) : mid::launch(a, &m, stream);
 }
 
