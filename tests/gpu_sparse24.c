@@ -190,6 +190,9 @@ int main(int argc, char **argv)
         {600, 2100, 64, BF, C, SP24_B_FP32, 0, 1.0f, 1.0f},
         {600, 2100, 60, TF, R, SP24_B_FP32, 3, 2.0f, 0.0f},
         {300, 9000, 7, BF, R, SP24_B_FP32, 1, 1.0f, -1.0f},
+        /* n <= 128 on wgmma.sp: 128 x 128 tiles, K split 8 ways */
+        {1000, 4000, 100, BF, R, SP24_B_FP32, 0, 1.0f, 0.5f},
+        {1000, 4000, 128, TF, C, SP24_B_FP32, 1, 1.0f, 0.0f},
     };
     sp24_kernel kernels[2] = {SP24_KERNEL_MMA_SP, SP24_KERNEL_WGMMA};
     int num_kernels = sp24_wgmma_usable() ? 2 : 1;
