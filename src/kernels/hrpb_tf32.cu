@@ -110,11 +110,13 @@ __device__ __forceinline__ void cp_async_wait(void)
 
 /* (x0, x1) rounded to TF32 as one 64-bit value (an MMA operand pair lands in
  * a register pair). The tensor cores read only the top 19 bits of a TF32
- * operand, so adding half a TF32 ulp (bit 12) to the bits rounds to nearest,
- * ties away from zero, in one integer add that can write any register (the
- * F2FP of cvt.rn wrote in place and cost a move per operand). A carry into
- * the exponent is the correct rounding up; infinities stay infinite; a NaN
- * whose payload lies only in the low 13 bits reads as an infinity. */
+ * operand (on the H100 this gave the same errors as cvt.rn: gpu_fp32,
+ * bench/results/hrpb-2026-11-23-tf32-round/), so adding half a TF32 ulp
+ * (bit 12) to the bits rounds to nearest, ties away from zero, in one
+ * integer add that can write any register (the F2FP of cvt.rn wrote in
+ * place and cost a move per operand). A carry into the exponent is the
+ * correct rounding up; infinities stay infinite; a NaN whose payload lies
+ * only in the low 13 bits reads as an infinity. */
 __device__ __forceinline__ unsigned long long tf32_pair(float x0, float x1)
 {
     const unsigned lo = __float_as_uint(x0) + 0x1000u, hi = __float_as_uint(x1) + 0x1000u;
