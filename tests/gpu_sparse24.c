@@ -193,6 +193,16 @@ int main(int argc, char **argv)
         /* n <= 128 on wgmma.sp: 128 x 128 tiles, K split 8 ways */
         {1000, 4000, 100, BF, R, SP24_B_FP32, 0, 1.0f, 0.5f},
         {1000, 4000, 128, TF, C, SP24_B_FP32, 1, 1.0f, 0.0f},
+        /* 16-bit B with ldb a multiple of 8: wgmma.sp reads it in place,
+         * row-major (transposed, k and n past the edges zero-filled) and
+         * column-major; every tile shape, split K, n = 1 */
+        {37, 45, 1, BF, R, SP24_B_BF16, 7, 1.0f, 0.0f},
+        {130, 99, 33, FP, R, SP24_B_FP16, 7, 1.0f, 0.5f},
+        {203, 141, 77, BF, R, SP24_B_BF16, 3, -0.5f, 2.0f},
+        {5000, 700, 1100, BF, R, SP24_B_BF16, 4, 1.0f, 0.0f},
+        {600, 2100, 200, FP, C, SP24_B_FP16, 4, 1.0f, 0.5f},
+        {1000, 4000, 100, BF, C, SP24_B_BF16, 0, 1.0f, 0.5f},
+        {130, 99, 60, FP, C, SP24_B_FP16, 5, 1.0f, 0.0f},
     };
     sp24_kernel kernels[2] = {SP24_KERNEL_MMA_SP, SP24_KERNEL_WGMMA};
     int num_kernels = sp24_wgmma_usable() ? 2 : 1;

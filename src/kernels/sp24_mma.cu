@@ -334,27 +334,32 @@ template <int ELEM> struct configs {
 template <int ELEM>
 static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *dB, int b_type,
                               int64_t ldb, float beta, float *dC, int64_t ldc, int row_major,
-                              cudaStream_t stream)
+                              int b_in_place, cudaStream_t stream)
 {
     typedef typename elem_traits<ELEM>::type T;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
     dim3 grid((unsigned)((g->cols_pad + PACK_K - 1) / PACK_K), (unsigned)(n_pad / PACK_N));
     dim3 block(32, PACK_ROWS);
     T *bp = (T *)g->b_packed;
-    if (b_type == SP24_B_FP32)
-        pack_b<float, ELEM><<<grid, block, 0, stream>>>((const float *)dB, ldb, row_major,
-                                                        g->cols, n, g->cols_pad, bp);
-    else if (b_type == SP24_B_BF16)
-        pack_b<__nv_bfloat16, ELEM><<<grid, block, 0, stream>>>(
-            (const __nv_bfloat16 *)dB, ldb, row_major, g->cols, n, g->cols_pad, bp);
-    else
-        pack_b<__half, ELEM><<<grid, block, 0, stream>>>((const __half *)dB, ldb, row_major,
-                                                         g->cols, n, g->cols_pad, bp);
-    TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    if (!b_in_place) {
+        if (b_type == SP24_B_FP32)
+            pack_b<float, ELEM><<<grid, block, 0, stream>>>((const float *)dB, ldb, row_major,
+                                                            g->cols, n, g->cols_pad, bp);
+        else if (b_type == SP24_B_BF16)
+            pack_b<__nv_bfloat16, ELEM><<<grid, block, 0, stream>>>(
+                (const __nv_bfloat16 *)dB, ldb, row_major, g->cols, n, g->cols_pad, bp);
+        else
+            pack_b<__half, ELEM><<<grid, block, 0, stream>>>((const __half *)dB, ldb, row_major,
+                                                             g->cols, n, g->cols_pad, bp);
+        TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    }
     if (g->kernel == SP24_KERNEL_WGMMA) {
-        sp24_wgmma_args a = {g->precision, g->maps, g->b_packed, g->rows,
-                             g->rows_pad, g->cols_pad, n, n_pad, alpha, beta, dC, ldc,
-                             row_major, g->num_sms};
+        int kind = !b_in_place ? SP24_WGMMA_B_PACKED
+                   : row_major ? SP24_WGMMA_B_NMAJOR
+                               : SP24_WGMMA_B_KMAJOR;
+        sp24_wgmma_args a = {g->precision, g->maps, b_in_place ? dB : g->b_packed, kind, ldb,
+                             g->rows, g->rows_pad, g->cols, g->cols_pad, n, n_pad, alpha, beta,
+                             dC, ldc, row_major, g->num_sms};
         return sp24_wgmma_spmm(&a, stream);
     }
     if (configs<ELEM>::big::blocks(g, n) >= g->num_sms)
@@ -461,7 +466,11 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
     if (n_pad / PACK_N > 65535)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "sp24_gpu_spmm: n = %lld too large",
                            (long long)n);
-    size_t need = (size_t)(n_pad * g->cols_pad * g->elem_bytes);
+    /* wgmma.sp reads a 16-bit B in place where TMA can (16-byte address and
+     * rows); otherwise B is packed (and rounded) into b_packed first */
+    const int b_in_place = g->kernel == SP24_KERNEL_WGMMA && b_type != SP24_B_FP32 &&
+                           ldb % 8 == 0 && (uintptr_t)dB % 16 == 0;
+    size_t need = b_in_place ? 0 : (size_t)(n_pad * g->cols_pad * g->elem_bytes);
     if (need > g->b_packed_bytes) {
         TCSPMM_TRY(TCSPMM_CUDA(cudaFree(g->b_packed)));
         g->b_packed = NULL;
@@ -471,10 +480,13 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
     }
     cudaStream_t s = (cudaStream_t)stream;
     if (elem == ELEM_TF32)
-        return run_elem<ELEM_TF32>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major, s);
+        return run_elem<ELEM_TF32>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major,
+                                   b_in_place, s);
     if (elem == ELEM_BF16)
-        return run_elem<ELEM_BF16>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major, s);
-    return run_elem<ELEM_FP16>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major, s);
+        return run_elem<ELEM_BF16>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major,
+                                   b_in_place, s);
+    return run_elem<ELEM_FP16>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major,
+                               b_in_place, s);
 }
 
 extern "C" void sp24_gpu_free(sp24_gpu *g)

@@ -75,6 +75,15 @@ __device__ __forceinline__ uint64_t tile_desc(const void *tile)
            (uint64_t)(1024 >> 4) << 32 | (uint64_t)1 << 62;
 }
 
+/* The same for an N-major B tile (16-bit types, read transposed): 64-column
+ * boxes of 128-byte rows, one row per k, 128-byte swizzled; the boxes of the
+ * next 64 columns lie half_bytes further. Moving along K adds 128 bytes a k. */
+__device__ __forceinline__ uint64_t nmajor_desc(const void *tile, uint32_t half_bytes)
+{
+    return (uint64_t)((smem_u32(tile) & 0x3FFFF) >> 4) | (uint64_t)(half_bytes >> 4) << 16 |
+           (uint64_t)(1024 >> 4) << 32 | (uint64_t)1 << 62;
+}
+
 __device__ __forceinline__ void wgmma_fence()
 {
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -111,32 +120,35 @@ template <int MW, int ACC> __device__ __forceinline__ void fence_operands(float 
     "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
 /* The operands after the accumulators: descriptors, metadata, selector;
  * scale-d is always 1 (the accumulators start at zero), A and B K-major. */
-#define TAIL32_16 ", %32, %33, %34, %35, one, 1, 1, 0, 0;\n}"
-#define TAIL64_16 ", %64, %65, %66, %67, one, 1, 1, 0, 0;\n}"
+#define TAIL32_16 ", %32, %33, %34, %35, one, 1, 1, 0, %36;\n}"
+#define TAIL64_16 ", %64, %65, %66, %67, one, 1, 1, 0, %68;\n}"
 #define TAIL32_TF ", %32, %33, %34, %35, one, 1, 1;\n}"
 #define TAIL64_TF ", %64, %65, %66, %67, one, 1, 1;\n}"
 #define WGMMA_HEAD "{\n.reg .pred one;\nsetp.ne.b32 one, 1, 0;\nwgmma.mma_async.sp.sync.aligned."
 #define IN_OPS "l"(da), "l"(db), "r"(e), "n"(SEL)
+#define IN_OPS_16 IN_OPS, "n"(TB ? 1 : 0)
 
 /* d (64 x BN per warpgroup, f32) += A (64 x K-step, compressed, descriptor da)
- * * B (K-step x BN, descriptor db), metadata e from the lane pairs SEL. */
-template <tcspmm_precision ELEM, int BN, int SEL> struct wgmma_sp;
-#define WGMMA_SP(ELEM, BN, SHAPE_TYPES, REGS, TAIL, ...)                                       \
-    template <int SEL> struct wgmma_sp<ELEM, BN, SEL> {                                        \
+ * * B (K-step x BN, descriptor db; TB: N-major, read transposed, 16-bit
+ * types only), metadata e from the lane pairs SEL. */
+template <tcspmm_precision ELEM, int BN, int SEL, bool TB> struct wgmma_sp;
+#define WGMMA_SP(ELEM, BN, SHAPE_TYPES, REGS, TAIL, OPS, ...)                                  \
+    template <int SEL, bool TB> struct wgmma_sp<ELEM, BN, SEL, TB> {                           \
         static __device__ __forceinline__ void run(float *d, uint64_t da, uint64_t db,         \
                                                    uint32_t e)                                 \
         {                                                                                      \
-            asm volatile(WGMMA_HEAD SHAPE_TYPES " " REGS TAIL : __VA_ARGS__ : IN_OPS);         \
+            asm volatile(WGMMA_HEAD SHAPE_TYPES " " REGS TAIL : __VA_ARGS__ : OPS);            \
         }                                                                                      \
     };
 #define ACC32 D8(0), D8(8), D8(16), D8(24)
 #define ACC64 ACC32, D8(32), D8(40), D8(48), D8(56)
-WGMMA_SP(TCSPMM_PRECISION_BF16, 128, "m64n128k32.f32.bf16.bf16", REGS64, TAIL64_16, ACC64)
-WGMMA_SP(TCSPMM_PRECISION_FP16, 128, "m64n128k32.f32.f16.f16", REGS64, TAIL64_16, ACC64)
-WGMMA_SP(TCSPMM_PRECISION_TF32, 128, "m64n128k16.f32.tf32.tf32", REGS64, TAIL64_TF, ACC64)
-WGMMA_SP(TCSPMM_PRECISION_BF16, 64, "m64n64k32.f32.bf16.bf16", REGS32, TAIL32_16, ACC32)
-WGMMA_SP(TCSPMM_PRECISION_FP16, 64, "m64n64k32.f32.f16.f16", REGS32, TAIL32_16, ACC32)
-WGMMA_SP(TCSPMM_PRECISION_TF32, 64, "m64n64k16.f32.tf32.tf32", REGS32, TAIL32_TF, ACC32)
+WGMMA_SP(TCSPMM_PRECISION_BF16, 128, "m64n128k32.f32.bf16.bf16", REGS64, TAIL64_16, IN_OPS_16,
+         ACC64)
+WGMMA_SP(TCSPMM_PRECISION_FP16, 128, "m64n128k32.f32.f16.f16", REGS64, TAIL64_16, IN_OPS_16, ACC64)
+WGMMA_SP(TCSPMM_PRECISION_TF32, 128, "m64n128k16.f32.tf32.tf32", REGS64, TAIL64_TF, IN_OPS, ACC64)
+WGMMA_SP(TCSPMM_PRECISION_BF16, 64, "m64n64k32.f32.bf16.bf16", REGS32, TAIL32_16, IN_OPS_16, ACC32)
+WGMMA_SP(TCSPMM_PRECISION_FP16, 64, "m64n64k32.f32.f16.f16", REGS32, TAIL32_16, IN_OPS_16, ACC32)
+WGMMA_SP(TCSPMM_PRECISION_TF32, 64, "m64n64k16.f32.tf32.tf32", REGS32, TAIL32_TF, IN_OPS, ACC32)
 
 /* ------------------------------------------------------------------ */
 /* The work unit u of a launch: part u / tiles of the K range of tile
@@ -173,7 +185,9 @@ __device__ __forceinline__ work_unit unit_at(int u, int tiles_m, int tiles_n, in
  * first thread fills STAGES shared-memory stages by TMA, each holding 128
  * compressed bytes of the unit's BM rows of A (two k-tiles of
  * format/sparse24.h) and the matching 2 x 128 bytes of each of the BN packed
- * B columns, both 128-byte swizzled, and the metadata words of those two
+ * B columns (NMAJOR: the caller's row-major 16-bit B, as BN / 64 boxes of
+ * 64 columns by the stage's 2 x 64 k), both 128-byte swizzled, and the
+ * metadata words of those two
  * k-tiles of the BM / 16 row tiles; a stage's full barrier counts its bytes,
  * its empty barrier the 256 consumer threads that have finished reading it.
  * Warpgroup 1 + c (c = 0, 1, the consumers) owns rows c*MW*64 .. +MW*64 of
@@ -185,7 +199,7 @@ __device__ __forceinline__ work_unit unit_at(int u, int tiles_m, int tiles_n, in
  * Thread: the m64nBN accumulator fragment, rows g and g + 8 (g = lane / 4)
  * and columns 8j + 2q, 8j + 2q + 1 (q = lane % 4) of each n8 chunk j,
  * written to C with edge masks at the end of each unit. */
-template <tcspmm_precision ELEM, int BN, int MW, int STAGES>
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR>
 __global__ void __launch_bounds__(3 * WG, 1)
     sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
                            const __grid_constant__ CUtensorMap b_map,
@@ -199,6 +213,11 @@ __global__ void __launch_bounds__(3 * WG, 1)
     constexpr int A_BYTES = BM * ROW_BYTES, B_BYTES = 2 * BN * ROW_BYTES;
     constexpr int STAGE_BYTES = A_BYTES + B_BYTES + BM / 16 * META_BYTES;
     constexpr int ACC = BN / 2; /* floats per thread of one m64nBN fragment */
+    constexpr int K_ROWS = 2 * ROW_BYTES / ELEM_BYTES; /* NMAJOR: k of a stage */
+    static_assert(!NMAJOR || ELEM_BYTES == 2, "only 16-bit B is read transposed");
+    /* descriptor steps (16-byte units) from a stage's B to k-steps 1 and 2 */
+    constexpr int B_STEP1 = NMAJOR ? 32 * ROW_BYTES >> 4 : 4;
+    constexpr int B_STEP2 = NMAJOR ? 64 * ROW_BYTES >> 4 : BN * ROW_BYTES >> 4;
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
     uint64_t *full = (uint64_t *)(smem + STAGES * STAGE_BYTES), *empty = full + STAGES;
@@ -228,8 +247,15 @@ __global__ void __launch_bounds__(3 * WG, 1)
                 uint8_t *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
                 mbar_expect_tx(&full[s], STAGE_BYTES);
                 tma_load(sa, &a_map, &full[s], kb * X, (int)w.m0);
-                tma_load(sb, &b_map, &full[s], 2 * kb * X, (int)w.n0);
-                tma_load(sb + BN * ROW_BYTES, &b_map, &full[s], (2 * kb + 1) * X, (int)w.n0);
+                if constexpr (NMAJOR) {
+#pragma unroll
+                    for (int h = 0; h < BN / 64; h++)
+                        tma_load(sb + h * K_ROWS * ROW_BYTES, &b_map, &full[s],
+                                 (int)w.n0 + 64 * h, kb * K_ROWS);
+                } else {
+                    tma_load(sb, &b_map, &full[s], 2 * kb * X, (int)w.n0);
+                    tma_load(sb + BN * ROW_BYTES, &b_map, &full[s], (2 * kb + 1) * X, (int)w.n0);
+                }
                 tma_load(sb + B_BYTES, &meta_map, &full[s], kb * 2 * SP24_META_WORDS,
                          (int)(w.m0 / 16));
             }
@@ -244,7 +270,8 @@ __global__ void __launch_bounds__(3 * WG, 1)
     /* Descriptors of stage 0; a stage, a slice or a k-step moves the start
      * address, which is the descriptor's low field (bytes / 16). */
     const uint64_t a_desc0 = tile_desc(smem + c * MW * 64 * ROW_BYTES);
-    const uint64_t b_desc0 = tile_desc(smem + A_BYTES);
+    const uint64_t b_desc0 = NMAJOR ? nmajor_desc(smem + A_BYTES, K_ROWS * ROW_BYTES)
+                                    : tile_desc(smem + A_BYTES);
     float acc[MW][ACC];
     int it = 0;
     for (int u = blockIdx.x; u < units; u += gridDim.x) {
@@ -281,14 +308,14 @@ __global__ void __launch_bounds__(3 * WG, 1)
 #pragma unroll
             for (int i = 0; i < MW; i++) {
                 /* k-step k: A bytes 32k of the slice's rows; B box k / 2,
-                 * bytes 64 (k % 2) */
+                 * bytes 64 (k % 2), or (NMAJOR) B rows 32k of each box */
                 const uint64_t da = a_desc0 + stage + i * (64 * ROW_BYTES >> 4);
                 const uint64_t db = b_desc0 + stage;
-                wgmma_sp<ELEM, BN, 0>::run(acc[i], da, db, e[i][0]);
-                wgmma_sp<ELEM, BN, 1>::run(acc[i], da + 2, db + 4, e[i][0]);
-                wgmma_sp<ELEM, BN, 0>::run(acc[i], da + 4, db + (BN * ROW_BYTES >> 4), e[i][1]);
-                wgmma_sp<ELEM, BN, 1>::run(acc[i], da + 6, db + (BN * ROW_BYTES >> 4) + 4,
-                                           e[i][1]);
+                wgmma_sp<ELEM, BN, 0, NMAJOR>::run(acc[i], da, db, e[i][0]);
+                wgmma_sp<ELEM, BN, 1, NMAJOR>::run(acc[i], da + 2, db + B_STEP1, e[i][0]);
+                wgmma_sp<ELEM, BN, 0, NMAJOR>::run(acc[i], da + 4, db + B_STEP2, e[i][1]);
+                wgmma_sp<ELEM, BN, 1, NMAJOR>::run(acc[i], da + 6, db + B_STEP2 + B_STEP1,
+                                                   e[i][1]);
             }
             wgmma_commit();
             /* Wait for this stage's group before the next is issued: wgmma.sp
@@ -361,11 +388,12 @@ __global__ void scale_c(float *__restrict__ C, int64_t inner, int64_t outer, int
 /* ------------------------------------------------------------------ */
 /* Host side. */
 
-/* A row-major outer x inner matrix of elem_bytes elements, read in boxes of
- * box_bytes x box_outer, 128-byte swizzled when box_bytes is 128. */
+/* A row-major outer x inner matrix of elem_bytes elements, rows ld
+ * elements apart, read in boxes of box_bytes x box_outer, 128-byte swizzled
+ * when box_bytes is 128 (elements past inner or outer read as zeros). */
 static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, int elem_bytes,
-                                  const void *base, int64_t inner, int64_t outer, int box_bytes,
-                                  int box_outer)
+                                  const void *base, int64_t inner, int64_t outer, int64_t ld,
+                                  int box_bytes, int box_outer)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
         void *fn = NULL;
@@ -385,7 +413,7 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
         return tcspmm_fail(TCSPMM_ERROR_CUDA,
                            "sp24_wgmma: the driver has no cuTensorMapEncodeTiled");
     cuuint64_t dims[2] = {(cuuint64_t)inner, (cuuint64_t)outer};
-    cuuint64_t strides[1] = {(cuuint64_t)(inner * elem_bytes)};
+    cuuint64_t strides[1] = {(cuuint64_t)(ld * elem_bytes)};
     cuuint32_t box[2] = {(cuuint32_t)(box_bytes / elem_bytes), (cuuint32_t)box_outer};
     cuuint32_t unit[2] = {1, 1};
     CUresult r = encode(map, type, 2, (void *)base, dims, strides, box, unit,
@@ -419,7 +447,7 @@ static tcspmm_status b_maps_for(sp24_wgmma_maps *m, const void *b_packed, int64_
     m->b_base = NULL;
     for (int w = 0; w < 2; w++)
         TCSPMM_TRY(encode_tiled(&m->b[w], m->type, m->elem_bytes, b_packed, m->cols_pad, n_pad,
-                                ROW_BYTES, w ? 64 : 128));
+                                m->cols_pad, ROW_BYTES, w ? 64 : 128));
     m->b_base = b_packed;
     m->b_n_pad = n_pad;
     return TCSPMM_SUCCESS;
@@ -442,10 +470,10 @@ extern "C" tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const v
     for (int h = 0; h < 2 && !st; h++) {
         const int bm = h ? 128 : 256;
         st = encode_tiled(&m->a[h], m->type, m->elem_bytes, values, cols_pad / 2, rows_pad,
-                          ROW_BYTES, bm);
+                          cols_pad / 2, ROW_BYTES, bm);
         if (!st)
             st = encode_tiled(&m->meta[h], CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, meta, meta_words,
-                              rows_pad / 16, META_BYTES, bm / 16);
+                              rows_pad / 16, meta_words, META_BYTES, bm / 16);
     }
     if (st) {
         delete m;
@@ -497,16 +525,35 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
 
     static tcspmm_status prepare()
     {
-        return TCSPMM_CUDA(cudaFuncSetAttribute(sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES>,
-                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                SMEM));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaFuncSetAttribute(
+            sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM)));
+        if constexpr (ELEM != TCSPMM_PRECISION_TF32)
+            TCSPMM_TRY(TCSPMM_CUDA(cudaFuncSetAttribute(
+                sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true>,
+                cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM)));
+        return TCSPMM_SUCCESS;
     }
 
     static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape *sh,
                                 cudaStream_t stream)
     {
         sp24_wgmma_maps *maps = a->maps;
-        TCSPMM_TRY(b_maps_for(maps, a->b_packed, a->n_pad));
+        /* B's map: the packed buffer's (cached), or one over the caller's B
+         * (k-contiguous rows of n, or row-major boxes of 64 columns by the
+         * stage's k, read transposed), encoded per call */
+        CUtensorMap b_caller;
+        const CUtensorMap *b_map = &b_caller;
+        if (a->b_kind == SP24_WGMMA_B_PACKED) {
+            TCSPMM_TRY(b_maps_for(maps, a->b, a->n_pad));
+            b_map = &maps->b[BN == 64];
+        } else if (a->b_kind == SP24_WGMMA_B_KMAJOR) {
+            TCSPMM_TRY(encode_tiled(&b_caller, maps->type, maps->elem_bytes, a->b, a->cols, a->n,
+                                    a->ldb, ROW_BYTES, BN));
+        } else {
+            TCSPMM_TRY(encode_tiled(&b_caller, maps->type, maps->elem_bytes, a->b, a->n, a->cols,
+                                    a->ldb, ROW_BYTES, 2 * ROW_BYTES / maps->elem_bytes));
+        }
         int64_t units = (int64_t)sh->tiles_m * sh->tiles_n * sh->splits;
         if (units > INT32_MAX / 2)
             return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
@@ -526,10 +573,14 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
                 TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
             }
         }
-        sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES><<<(unsigned)blocks, 3 * WG, SMEM, stream>>>(
-            maps->a[BM == 128], maps->b[BN == 64], maps->meta[BM == 128], sh->k_tiles,
-            a->rows_pad / 16, sh->tiles_m, sh->tiles_n,
-            sh->splits, a->rows, a->n, a->alpha, a->beta, a->C, a->ldc, a->row_major);
+        auto kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false>;
+        if constexpr (ELEM != TCSPMM_PRECISION_TF32)
+            if (a->b_kind == SP24_WGMMA_B_NMAJOR)
+                kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true>;
+        kernel<<<(unsigned)blocks, 3 * WG, SMEM, stream>>>(
+            maps->a[BM == 128], *b_map, maps->meta[BM == 128], sh->k_tiles, a->rows_pad / 16,
+            sh->tiles_m, sh->tiles_n, sh->splits, a->rows, a->n, a->alpha, a->beta, a->C, a->ldc,
+            a->row_major);
         return TCSPMM_CUDA(cudaGetLastError());
     }
 };

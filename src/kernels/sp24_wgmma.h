@@ -3,7 +3,8 @@
  * sp24_mma.cu on devices of compute capability 9.0 when the library was
  * built with it (TCSPMM_HAVE_WGMMA). It reads the same compressed matrix
  * (format/sparse24.h) and the same packed B (k contiguous, n_pad rows of
- * cols_pad elements) as the mma.sp kernel. */
+ * cols_pad elements) as the mma.sp kernel, or a caller's 16-bit B in
+ * place. */
 #ifndef TCSPMM_SP24_WGMMA_H
 #define TCSPMM_SP24_WGMMA_H
 
@@ -28,11 +29,19 @@ tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const void *values
                                   sp24_wgmma_maps **out);
 void sp24_wgmma_maps_free(sp24_wgmma_maps *m);
 
+/* Where B comes from: the packed buffer, or the caller's 16-bit B read in
+ * place (its address a multiple of 16 bytes, ldb of 8 elements), column-
+ * major (k contiguous, like the packed one) or row-major (n contiguous,
+ * read transposed; BF16 and FP16 only). */
+enum { SP24_WGMMA_B_PACKED = 0, SP24_WGMMA_B_KMAJOR = 1, SP24_WGMMA_B_NMAJOR = 2 };
+
 typedef struct sp24_wgmma_args {
     tcspmm_precision precision; /* TF32, BF16 or FP16 */
-    sp24_wgmma_maps *maps;      /* the matrix's (B's are updated when b_packed changes) */
-    const void *b_packed;       /* n_pad x cols_pad elements, k contiguous */
-    int64_t rows, rows_pad, cols_pad, n, n_pad;
+    sp24_wgmma_maps *maps;      /* the matrix's (B's are updated when the packed B changes) */
+    const void *b;              /* packed: n_pad x cols_pad elements, k contiguous */
+    int b_kind;                 /* SP24_WGMMA_B_* */
+    int64_t ldb;                /* the caller's B only */
+    int64_t rows, rows_pad, cols, cols_pad, n, n_pad;
     float alpha, beta;
     float *C;
     int64_t ldc;
