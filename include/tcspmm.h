@@ -167,7 +167,9 @@ typedef enum tcspmm_datatype {
 /* tcspmm_spmm with B of element type b_type (C is always float). 16-bit B
  * is for callers whose data already is: a plan on the sparse24 path with
  * precision BF16 takes TCSPMM_R_16BF, with FP16 takes TCSPMM_R_16F; other
- * plans answer TCSPMM_ERROR_UNSUPPORTED. */
+ * plans answer TCSPMM_ERROR_UNSUPPORTED. On an H100, a 16-bit B whose
+ * address is a multiple of 16 bytes and ldb of 8 is read in place (any
+ * other B is first copied into a packed buffer of the plan). */
 tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
                              tcspmm_datatype b_type, int64_t ldb, float beta, float *dC,
                              int64_t ldc, tcspmm_layout layout, void *stream);
