@@ -119,7 +119,8 @@ template <int MW, int ACC> __device__ __forceinline__ void fence_operands(float 
     "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "   \
     "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
 /* The operands after the accumulators: descriptors, metadata, selector;
- * scale-d is always 1 (the accumulators start at zero), A and B K-major. */
+ * scale-d is always 1 (the accumulators start at zero), A K-major, B K-major
+ * or (16-bit types, TB) N-major. */
 #define TAIL32_16 ", %32, %33, %34, %35, one, 1, 1, 0, %36;\n}"
 #define TAIL64_16 ", %64, %65, %66, %67, one, 1, 1, 0, %68;\n}"
 #define TAIL32_TF ", %32, %33, %34, %35, one, 1, 1;\n}"
@@ -187,9 +188,9 @@ __device__ __forceinline__ work_unit unit_at(int u, int tiles_m, int tiles_n, in
  * format/sparse24.h) and the matching 2 x 128 bytes of each of the BN packed
  * B columns (NMAJOR: the caller's row-major 16-bit B, as BN / 64 boxes of
  * 64 columns by the stage's 2 x 64 k), both 128-byte swizzled, and the
- * metadata words of those two
- * k-tiles of the BM / 16 row tiles; a stage's full barrier counts its bytes,
- * its empty barrier the 256 consumer threads that have finished reading it.
+ * metadata words of those two k-tiles of the BM / 16 row tiles; a stage's
+ * full barrier counts its bytes, its empty barrier the 256 consumer threads
+ * that have finished reading it.
  * Warpgroup 1 + c (c = 0, 1, the consumers) owns rows c*MW*64 .. +MW*64 of
  * the tile: per stage it issues, for each of its MW 64-row slices, four
  * wgmma.sp k-steps (selector = k-step % 2, so the two k-steps of a k-tile
