@@ -338,10 +338,10 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
 {
     typedef typename elem_traits<ELEM>::type T;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
-    dim3 grid((unsigned)((g->cols_pad + PACK_K - 1) / PACK_K), (unsigned)(n_pad / PACK_N));
-    dim3 block(32, PACK_ROWS);
-    T *bp = (T *)g->b_packed;
     if (!b_in_place) {
+        dim3 grid((unsigned)((g->cols_pad + PACK_K - 1) / PACK_K), (unsigned)(n_pad / PACK_N));
+        dim3 block(32, PACK_ROWS);
+        T *bp = (T *)g->b_packed;
         if (b_type == SP24_B_FP32)
             pack_b<float, ELEM><<<grid, block, 0, stream>>>((const float *)dB, ldb, row_major,
                                                             g->cols, n, g->cols_pad, bp);

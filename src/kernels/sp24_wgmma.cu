@@ -430,27 +430,41 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
 }
 
 /* The tensor maps of one uploaded matrix. A's and its metadata's depend
- * only on the matrix and the tile height, so they are encoded once; packed
- * B's (one per tile width) again only when the B buffer or its width
+ * only on the matrix and the tile height, so they are encoded once; B's
+ * (one per tile width) again only when B's buffer, kind, ld or width
  * changes. Index [BM == 128] (256-row tiles, else 128) and [BN == 64]. */
 struct sp24_wgmma_maps {
     CUtensorMap a[2], meta[2], b[2];
     CUtensorMapDataType type;
     int elem_bytes;
     int64_t cols_pad;
-    const void *b_base; /* the packed B the b maps describe, with b_n_pad rows */
-    int64_t b_n_pad;
+    const void *b_base; /* the B the b maps describe: its kind, ld and width */
+    int b_kind;
+    int64_t b_ld, b_n;
 };
 
-static tcspmm_status b_maps_for(sp24_wgmma_maps *m, const void *b_packed, int64_t n_pad)
+/* B's maps for a call: the packed buffer (n_pad rows of cols_pad, k
+ * contiguous), or the caller's B, k-contiguous (KMAJOR) or as boxes of 64
+ * columns by a stage's k (NMAJOR, read transposed; the same for both tile
+ * widths). */
+static tcspmm_status b_maps_for(sp24_wgmma_maps *m, const sp24_wgmma_args *a)
 {
-    if (m->b_base == b_packed && m->b_n_pad == n_pad) return TCSPMM_SUCCESS;
+    const int packed = a->b_kind == SP24_WGMMA_B_PACKED;
+    const int64_t ld = packed ? m->cols_pad : a->ldb, n = packed ? a->n_pad : a->n;
+    if (m->b_base == a->b && m->b_kind == a->b_kind && m->b_ld == ld && m->b_n == n)
+        return TCSPMM_SUCCESS;
     m->b_base = NULL;
     for (int w = 0; w < 2; w++)
-        TCSPMM_TRY(encode_tiled(&m->b[w], m->type, m->elem_bytes, b_packed, m->cols_pad, n_pad,
-                                m->cols_pad, ROW_BYTES, w ? 64 : 128));
-    m->b_base = b_packed;
-    m->b_n_pad = n_pad;
+        TCSPMM_TRY(a->b_kind == SP24_WGMMA_B_NMAJOR
+                       ? encode_tiled(&m->b[w], m->type, m->elem_bytes, a->b, n, a->cols, ld,
+                                      ROW_BYTES, 2 * ROW_BYTES / m->elem_bytes)
+                       : encode_tiled(&m->b[w], m->type, m->elem_bytes, a->b,
+                                      packed ? m->cols_pad : a->cols, n, ld, ROW_BYTES,
+                                      w ? 64 : 128));
+    m->b_base = a->b;
+    m->b_kind = a->b_kind;
+    m->b_ld = ld;
+    m->b_n = n;
     return TCSPMM_SUCCESS;
 }
 
@@ -540,21 +554,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
                                 cudaStream_t stream)
     {
         sp24_wgmma_maps *maps = a->maps;
-        /* B's map: the packed buffer's (cached), or one over the caller's B
-         * (k-contiguous rows of n, or row-major boxes of 64 columns by the
-         * stage's k, read transposed), encoded per call */
-        CUtensorMap b_caller;
-        const CUtensorMap *b_map = &b_caller;
-        if (a->b_kind == SP24_WGMMA_B_PACKED) {
-            TCSPMM_TRY(b_maps_for(maps, a->b, a->n_pad));
-            b_map = &maps->b[BN == 64];
-        } else if (a->b_kind == SP24_WGMMA_B_KMAJOR) {
-            TCSPMM_TRY(encode_tiled(&b_caller, maps->type, maps->elem_bytes, a->b, a->cols, a->n,
-                                    a->ldb, ROW_BYTES, BN));
-        } else {
-            TCSPMM_TRY(encode_tiled(&b_caller, maps->type, maps->elem_bytes, a->b, a->n, a->cols,
-                                    a->ldb, ROW_BYTES, 2 * ROW_BYTES / maps->elem_bytes));
-        }
+        TCSPMM_TRY(b_maps_for(maps, a));
         int64_t units = (int64_t)sh->tiles_m * sh->tiles_n * sh->splits;
         if (units > INT32_MAX / 2)
             return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
@@ -579,7 +579,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
             if (a->b_kind == SP24_WGMMA_B_NMAJOR)
                 kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true>;
         kernel<<<(unsigned)blocks, 3 * WG, SMEM, stream>>>(
-            maps->a[BM == 128], *b_map, maps->meta[BM == 128], sh->k_tiles, a->rows_pad / 16,
+            maps->a[BM == 128], maps->b[BN == 64], maps->meta[BM == 128], sh->k_tiles, a->rows_pad / 16,
             sh->tiles_m, sh->tiles_n, sh->splits, a->rows, a->n, a->alpha, a->beta, a->C, a->ldc,
             a->row_major);
         return TCSPMM_CUDA(cudaGetLastError());

@@ -17,8 +17,8 @@
 extern "C" {
 #endif
 
-/* The TMA tensor maps of one uploaded matrix (encoded once) and of the
- * packed B buffer last used with it. */
+/* The TMA tensor maps of one uploaded matrix (encoded once) and of the B
+ * last used with it. */
 typedef struct sp24_wgmma_maps sp24_wgmma_maps;
 
 /* Maps for values (rows_pad x cols_pad/2 elements of the precision) and
@@ -37,7 +37,7 @@ enum { SP24_WGMMA_B_PACKED = 0, SP24_WGMMA_B_KMAJOR = 1, SP24_WGMMA_B_NMAJOR = 2
 
 typedef struct sp24_wgmma_args {
     tcspmm_precision precision; /* TF32, BF16 or FP16 */
-    sp24_wgmma_maps *maps;      /* the matrix's (B's are updated when the packed B changes) */
+    sp24_wgmma_maps *maps;      /* the matrix's (B's are encoded again when B changes) */
     const void *b;              /* packed: n_pad x cols_pad elements, k contiguous */
     int b_kind;                 /* SP24_WGMMA_B_* */
     int64_t ldb;                /* the caller's B only */
