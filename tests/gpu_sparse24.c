@@ -203,6 +203,12 @@ int main(int argc, char **argv)
         {600, 2100, 200, FP, C, SP24_B_FP16, 4, 1.0f, 0.5f},
         {1000, 4000, 100, BF, C, SP24_B_BF16, 0, 1.0f, 0.5f},
         {130, 99, 60, FP, C, SP24_B_FP16, 5, 1.0f, 0.0f},
+        /* at least three waves of wgmma.sp's 256 x 128 tiles: clusters of
+         * two that share B; an odd number of tiles along M (the last pair's
+         * second tile lies past A's rows), B in place in both layouts */
+        {12900, 200, 1030, BF, R, SP24_B_BF16, 0, 1.0f, 0.5f},
+        {12900, 150, 1030, FP, C, SP24_B_FP16, 0, -1.0f, 1.0f},
+        {12900, 100, 1030, TF, C, SP24_B_FP32, 3, 1.0f, 0.0f},
     };
     sp24_kernel kernels[2] = {SP24_KERNEL_MMA_SP, SP24_KERNEL_WGMMA};
     int num_kernels = sp24_wgmma_usable() ? 2 : 1;

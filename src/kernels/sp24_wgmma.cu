@@ -38,9 +38,25 @@ __device__ __forceinline__ void mbar_expect_tx(uint64_t *bar, uint32_t bytes)
                  : "memory");
 }
 
+/* Arrives on the mbarrier at bar's offset in the shared memory of CTA rank
+ * of the cluster (this CTA's own included). Release at CTA scope, as a
+ * plain arrive: it tells the producer that a stage's bytes were read (by
+ * wgmma, complete at its wait), not that anything was written; release at
+ * cluster scope made every stage 1.5x slower on the H100. */
 __device__ __forceinline__ void mbar_arrive(uint64_t *bar)
 {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive_cluster(uint64_t *bar, uint32_t rank)
+{
+    asm volatile("{\n"
+                 ".reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+                 "}" ::"r"(smem_u32(bar)),
+                 "r"(rank)
+                 : "memory");
 }
 
 __device__ __forceinline__ void mbar_wait(uint64_t *bar, uint32_t parity)
@@ -55,6 +71,20 @@ __device__ __forceinline__ void mbar_wait(uint64_t *bar, uint32_t parity)
                  : "memory");
 }
 
+__device__ __forceinline__ uint32_t cluster_rank()
+{
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+
+/* Every thread of both CTAs of the cluster, with the memory order of a
+ * release and an acquire. */
+__device__ __forceinline__ void cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
 /* A box of a 2-D tensor map (coordinates in elements, inner first) into
  * shared memory, completing bytes on bar. */
 __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map, uint64_t *bar, int x,
@@ -63,6 +93,18 @@ __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map, uint
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
                  " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_u32(dst)),
                  "l"((uint64_t)map), "r"(smem_u32(bar)), "r"(x), "r"(y)
+                 : "memory");
+}
+
+/* The same box into the same shared-memory offset of every CTA of the
+ * cluster in cta_mask, completing bytes on each one's mbarrier at bar's
+ * offset. */
+__device__ __forceinline__ void tma_load_multicast(void *dst, const CUtensorMap *map,
+                                                   uint64_t *bar, int x, int y, uint16_t cta_mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(smem_u32(dst)),
+                 "l"((uint64_t)map), "r"(smem_u32(bar)), "r"(x), "r"(y), "h"(cta_mask)
                  : "memory");
 }
 
@@ -152,131 +194,126 @@ WGMMA_SP(TCSPMM_PRECISION_FP16, 64, "m64n64k32.f32.f16.f16", REGS32, TAIL32_16, 
 WGMMA_SP(TCSPMM_PRECISION_TF32, 64, "m64n64k16.f32.tf32.tf32", REGS32, TAIL32_TF, IN_OPS, ACC32)
 
 /* ------------------------------------------------------------------ */
-/* The work unit u of a launch: part u / tiles of the K range of tile
- * u % tiles (every tile's part p before any tile's part p + 1); tiles in
- * groups of GROUP_M along M for each tile along N, so that the units running
- * at the same time share B in L2. */
+/* The work unit u of a launch, for the block of rank `rank` in its cluster
+ * of CL: part u / (clusters_m * tiles_n) of the K range of CL tiles next to
+ * each other along M (every such set's part p before any set's part p + 1),
+ * the rank-th of them; sets in groups of GROUP_M tiles along M for each tile
+ * along N, so that the units running at the same time share B in L2. */
 struct work_unit {
     int64_t m0, n0;
     int kb0, kb1; /* stages [kb0, kb1) of the K range */
 };
 
-template <int BM, int BN>
-__device__ __forceinline__ work_unit unit_at(int u, int tiles_m, int tiles_n, int k_stages,
-                                             int splits)
+template <int BM, int BN, int CL>
+__device__ __forceinline__ work_unit unit_at(int u, int clusters_m, int tiles_n, int k_stages,
+                                             int splits, uint32_t rank)
 {
-    const int tiles = tiles_m * tiles_n, tile = u % tiles, part = u / tiles;
-    const int first_m = tile / (GROUP_M * tiles_n) * GROUP_M, in_group = tile % (GROUP_M * tiles_n);
-    const int group_m = min(GROUP_M, tiles_m - first_m);
+    constexpr int GROUP = GROUP_M / CL;
+    const int sets = clusters_m * tiles_n, set = u % sets, part = u / sets;
+    const int first = set / (GROUP * tiles_n) * GROUP;
+    const int in_group = set % (GROUP * tiles_n), group = min(GROUP, clusters_m - first);
     work_unit w;
-    w.m0 = (int64_t)(first_m + in_group % group_m) * BM;
-    w.n0 = (int64_t)(in_group / group_m) * BN;
+    w.m0 = ((int64_t)(first + in_group % group) * CL + rank) * BM;
+    w.n0 = (int64_t)(in_group / group) * BN;
     w.kb0 = (int)((int64_t)k_stages * part / splits);
     w.kb1 = (int)((int64_t)k_stages * (part + 1) / splits);
     return w;
 }
 
-/* sp24_wgmma_spmm: C = alpha*A*B + beta*C in BM x BN tiles, BM = 2 * MW * 64.
- *
- * Persistent: gridDim.x blocks (one per SM) take the work units u =
- * blockIdx.x, + gridDim.x, ...; a unit is a tile, or one part of its K range
- * when K is split (the parts add into C atomically). Three warpgroups, whose
- * shared-memory stage ring runs on across units, so the loads of a block's
- * next unit overlap the stores of this one. Warpgroup 0 is the producer: its
- * first thread fills STAGES shared-memory stages by TMA, each holding 128
- * compressed bytes of the unit's BM rows of A (two k-tiles of
- * format/sparse24.h) and the matching 2 x 128 bytes of each of the BN packed
- * B columns (NMAJOR: the caller's row-major 16-bit B, as BN / 64 boxes of
- * 64 columns by the stage's 2 x 64 k), both 128-byte swizzled, and the
- * metadata words of those two k-tiles of the BM / 16 row tiles; a stage's
- * full barrier counts its bytes, its empty barrier the 256 consumer threads
- * that have finished reading it.
- * Warpgroup 1 + c (c = 0, 1, the consumers) owns rows c*MW*64 .. +MW*64 of
- * the tile: per stage it issues, for each of its MW 64-row slices, four
- * wgmma.sp k-steps (selector = k-step % 2, so the two k-steps of a k-tile
- * share one metadata word) as one wgmma group, and waits for it.
- * Warp w of a consumer: rows 16w .. 16w+15 of each slice (its metadata is the
- * 16-row tile's lane-ordered word, read from the stage).
+/* What the kernel's producer and consumers share: the launch's geometry
+ * and the shared-memory ring. A stage holds 128 compressed bytes of each of
+ * the unit's BM rows of A (two k-tiles of format/sparse24.h), the matching
+ * 2 x 128 bytes of each of the BN packed B columns (NMAJOR: the caller's
+ * row-major 16-bit B, as BN / 64 boxes of 64 columns by the stage's 2 x 64
+ * k), both 128-byte swizzled, then the metadata words of those two k-tiles
+ * of the BM / 16 row tiles. */
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL> struct ring {
+    static constexpr int BM = 2 * MW * 64, ELEM_BYTES = ELEM == TCSPMM_PRECISION_TF32 ? 4 : 2;
+    static constexpr int A_BYTES = BM * ROW_BYTES, B_BYTES = 2 * BN * ROW_BYTES;
+    static constexpr int STAGE_BYTES = A_BYTES + B_BYTES + BM / 16 * META_BYTES;
+    static constexpr int K_ROWS = 2 * ROW_BYTES / ELEM_BYTES; /* NMAJOR: k of a stage */
+    static_assert(!NMAJOR || ELEM_BYTES == 2, "only 16-bit B is read transposed");
+    uint8_t *smem;
+    uint64_t *full, *empty;
+    int units, clusters_m, tiles_n, k_stages, splits;
+    uint32_t rank; /* of this block in its cluster of CL */
+};
+
+/* The producer (one thread): fills the stages of the block's units in turn.
+ * A and the metadata are the block's own. B is the cluster's: in a pair,
+ * each block loads half of a stage's B boxes (box h by rank h % 2) into
+ * both, and a stage is refilled once the consumers of both have released
+ * it. */
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
+__device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r,
+                                        const CUtensorMap *a_map, const CUtensorMap *b_map,
+                                        const CUtensorMap *meta_map)
+{
+    typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
+    constexpr int X = ROW_BYTES / R::ELEM_BYTES; /* elements of a 128-byte box row */
+    constexpr int B_BOXES = NMAJOR ? BN / 64 : 2;
+    int it = 0;
+    for (int u = blockIdx.x / CL; u < r.units; u += gridDim.x / CL) {
+        const work_unit w =
+            unit_at<R::BM, BN, CL>(u, r.clusters_m, r.tiles_n, r.k_stages, r.splits, r.rank);
+        for (int kb = w.kb0; kb < w.kb1; kb++, it++) {
+            int s = it % STAGES, use = it / STAGES;
+            if (use > 0) mbar_wait(&r.empty[s], (use + 1) & 1);
+            uint8_t *sa = r.smem + s * R::STAGE_BYTES, *sb = sa + R::A_BYTES;
+            mbar_expect_tx(&r.full[s], R::STAGE_BYTES);
+            tma_load(sa, a_map, &r.full[s], kb * X, (int)w.m0);
+#pragma unroll
+            for (int h = 0; h < B_BOXES; h++) {
+                /* NMAJOR: 64 columns by the stage's k; else k-tile h's bytes of BN columns */
+                uint8_t *dst = sb + h * (NMAJOR ? R::K_ROWS * ROW_BYTES : BN * ROW_BYTES);
+                const int x = NMAJOR ? (int)w.n0 + 64 * h : (2 * kb + h) * X;
+                const int y = NMAJOR ? kb * R::K_ROWS : (int)w.n0;
+                if constexpr (CL == 1)
+                    tma_load(dst, b_map, &r.full[s], x, y);
+                else if (h % 2 == (int)r.rank)
+                    tma_load_multicast(dst, b_map, &r.full[s], x, y, 3);
+            }
+            tma_load(sb + R::B_BYTES, meta_map, &r.full[s], kb * 2 * SP24_META_WORDS,
+                     (int)(w.m0 / 16));
+        }
+    }
+}
+
+/* Consumer warpgroup c (0 or 1) owns rows c*MW*64 .. +MW*64 of each tile:
+ * per stage it issues, for each of its MW 64-row slices, four wgmma.sp
+ * k-steps (selector = k-step % 2, so the two k-steps of a k-tile share one
+ * metadata word) as one wgmma group, waits for it, and releases the stage
+ * (lane i of each warp in the block of rank i of the cluster).
+ * Warp w: rows 16w .. 16w+15 of each slice (its metadata is the 16-row
+ * tile's lane-ordered word, read from the stage).
  * Thread: the m64nBN accumulator fragment, rows g and g + 8 (g = lane / 4)
  * and columns 8j + 2q, 8j + 2q + 1 (q = lane % 4) of each n8 chunk j,
  * written to C with edge masks at the end of each unit. */
-template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR>
-__global__ void __launch_bounds__(3 * WG, 1)
-    sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
-                           const __grid_constant__ CUtensorMap b_map,
-                           const __grid_constant__ CUtensorMap meta_map, int k_tiles,
-                           int64_t tiles_16,
-                           int tiles_m, int tiles_n, int splits, int64_t m, int64_t n, float alpha,
-                           float beta, float *__restrict__ C, int64_t ldc, int row_major)
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
+__device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r, int c,
+                                        int k_tiles, int64_t tiles_16, int64_t m, int64_t n,
+                                        float alpha, float beta, float *__restrict__ C,
+                                        int64_t ldc, int row_major)
 {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    constexpr int BM = 2 * MW * 64, ELEM_BYTES = ELEM == TCSPMM_PRECISION_TF32 ? 4 : 2;
-    constexpr int A_BYTES = BM * ROW_BYTES, B_BYTES = 2 * BN * ROW_BYTES;
-    constexpr int STAGE_BYTES = A_BYTES + B_BYTES + BM / 16 * META_BYTES;
+    typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
     constexpr int ACC = BN / 2; /* floats per thread of one m64nBN fragment */
-    constexpr int K_ROWS = 2 * ROW_BYTES / ELEM_BYTES; /* NMAJOR: k of a stage */
-    static_assert(!NMAJOR || ELEM_BYTES == 2, "only 16-bit B is read transposed");
     /* descriptor steps (16-byte units) from a stage's B to k-steps 1 and 2 */
     constexpr int B_STEP1 = NMAJOR ? 32 * ROW_BYTES >> 4 : 4;
     constexpr int B_STEP2 = NMAJOR ? 64 * ROW_BYTES >> 4 : BN * ROW_BYTES >> 4;
-    extern __shared__ uint8_t smem_raw[];
-    uint8_t *smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
-    uint64_t *full = (uint64_t *)(smem + STAGES * STAGE_BYTES), *empty = full + STAGES;
-    const int units = tiles_m * tiles_n * splits, k_stages = (k_tiles + 1) / 2;
-    /* warp-uniform by construction, so the compiler keeps it (and the
-     * descriptors built from it) in uniform registers */
-    const int wg = __shfl_sync(0xffffffffu, threadIdx.x / WG, 0);
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++) {
-            mbar_init(&full[s], 1);
-            mbar_init(&empty[s], 2 * WG);
-        }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    }
-    __syncthreads();
-
-    if (wg == 0) {
-        if (threadIdx.x != 0) return;
-        constexpr int X = ROW_BYTES / ELEM_BYTES; /* elements of a 128-byte box row */
-        int it = 0;
-        for (int u = blockIdx.x; u < units; u += gridDim.x) {
-            const work_unit w = unit_at<BM, BN>(u, tiles_m, tiles_n, k_stages, splits);
-            for (int kb = w.kb0; kb < w.kb1; kb++, it++) {
-                int s = it % STAGES, use = it / STAGES;
-                if (use > 0) mbar_wait(&empty[s], (use + 1) & 1);
-                uint8_t *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
-                mbar_expect_tx(&full[s], STAGE_BYTES);
-                tma_load(sa, &a_map, &full[s], kb * X, (int)w.m0);
-                if constexpr (NMAJOR) {
-#pragma unroll
-                    for (int h = 0; h < BN / 64; h++)
-                        tma_load(sb + h * K_ROWS * ROW_BYTES, &b_map, &full[s],
-                                 (int)w.n0 + 64 * h, kb * K_ROWS);
-                } else {
-                    tma_load(sb, &b_map, &full[s], 2 * kb * X, (int)w.n0);
-                    tma_load(sb + BN * ROW_BYTES, &b_map, &full[s], (2 * kb + 1) * X, (int)w.n0);
-                }
-                tma_load(sb + B_BYTES, &meta_map, &full[s], kb * 2 * SP24_META_WORDS,
-                         (int)(w.m0 / 16));
-            }
-        }
-        return;
-    }
-
-    const int c = wg - 1, t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
+    const int t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
     const int g = lane / 4, q = lane % 4;
     const bool pairs = row_major && (ldc % 2 == 0) && ((uintptr_t)C % 8 == 0);
-    const bool add = splits > 1; /* split K: C was scaled by beta before the launch */
+    const bool add = r.splits > 1; /* split K: C was scaled by beta before the launch */
     /* Descriptors of stage 0; a stage, a slice or a k-step moves the start
      * address, which is the descriptor's low field (bytes / 16). */
-    const uint64_t a_desc0 = tile_desc(smem + c * MW * 64 * ROW_BYTES);
-    const uint64_t b_desc0 = NMAJOR ? nmajor_desc(smem + A_BYTES, K_ROWS * ROW_BYTES)
-                                    : tile_desc(smem + A_BYTES);
+    const uint64_t a_desc0 = tile_desc(r.smem + c * MW * 64 * ROW_BYTES);
+    const uint64_t b_desc0 = NMAJOR ? nmajor_desc(r.smem + R::A_BYTES, R::K_ROWS * ROW_BYTES)
+                                    : tile_desc(r.smem + R::A_BYTES);
     float acc[MW][ACC];
     int it = 0;
-    for (int u = blockIdx.x; u < units; u += gridDim.x) {
-        const work_unit w = unit_at<BM, BN>(u, tiles_m, tiles_n, k_stages, splits);
+    for (int u = blockIdx.x / CL; u < r.units; u += gridDim.x / CL) {
+        const work_unit w =
+            unit_at<R::BM, BN, CL>(u, r.clusters_m, r.tiles_n, r.k_stages, r.splits, r.rank);
 #pragma unroll
         for (int i = 0; i < MW; i++)
 #pragma unroll
@@ -291,19 +328,20 @@ __global__ void __launch_bounds__(3 * WG, 1)
 
         for (int kb = w.kb0; kb < w.kb1; kb++, it++) {
             int s = it % STAGES;
-            mbar_wait(&full[s], (it / STAGES) & 1);
+            mbar_wait(&r.full[s], (it / STAGES) & 1);
             /* The stage's metadata: 16-row tile r of the unit, k-tile kt at
              * word (2r + kt) * 32 + lane. Read after the previous group's
              * wait, so no register of an in-flight wgmma.sp is written. */
-            const uint32_t *sm = (const uint32_t *)(smem + s * STAGE_BYTES + A_BYTES + B_BYTES);
+            const uint32_t *sm =
+                (const uint32_t *)(r.smem + s * R::STAGE_BYTES + R::A_BYTES + R::B_BYTES);
             uint32_t e[MW][2];
 #pragma unroll
             for (int i = 0; i < MW; i++) {
-                const uint32_t *r = sm + ((c * MW + i) * 4 + warp) * 2 * SP24_META_WORDS + lane;
-                e[i][0] = meta_live[i] ? r[0] : EMPTY_META;
-                e[i][1] = meta_live[i] && 2 * kb + 1 < k_tiles ? r[SP24_META_WORDS] : EMPTY_META;
+                const uint32_t *row = sm + ((c * MW + i) * 4 + warp) * 2 * SP24_META_WORDS + lane;
+                e[i][0] = meta_live[i] ? row[0] : EMPTY_META;
+                e[i][1] = meta_live[i] && 2 * kb + 1 < k_tiles ? row[SP24_META_WORDS] : EMPTY_META;
             }
-            const uint32_t stage = s * (STAGE_BYTES >> 4);
+            const uint32_t stage = s * (R::STAGE_BYTES >> 4);
             fence_operands(acc);
             wgmma_fence();
 #pragma unroll
@@ -328,7 +366,12 @@ __global__ void __launch_bounds__(3 * WG, 1)
              * busy meanwhile. */
             wgmma_wait_all();
             fence_operands(acc);
-            mbar_arrive(&empty[s]);
+            __syncwarp();
+            if constexpr (CL == 1) {
+                if (lane == 0) mbar_arrive(&r.empty[s]);
+            } else if (lane < CL) {
+                mbar_arrive_cluster(&r.empty[s], lane);
+            }
         }
 
 #pragma unroll
@@ -369,6 +412,69 @@ __global__ void __launch_bounds__(3 * WG, 1)
             }
         }
     }
+}
+
+/* sp24_wgmma_spmm: C = alpha*A*B + beta*C in BM x BN tiles, BM = 2 * MW * 64.
+ *
+ * Persistent, in clusters of CL blocks (1 or 2): cluster i of gridDim.x / CL
+ * takes the work units u = i, i + gridDim.x / CL, ...; a unit is CL tiles
+ * next to each other along M (one per block of the cluster; a pair shares
+ * B, which each block loads half of into both), or one part of their K range
+ * when K is split (the parts add into C atomically). In a pair, the second
+ * tile of an odd number along M lies past A's rows: it reads zeros and
+ * writes nothing.
+ * Three warpgroups, whose shared-memory stage ring (struct ring) runs on
+ * across units, so the loads of a block's next unit overlap the stores of
+ * this one: warpgroup 0 is the producer (its first thread; produce), 1 and
+ * 2 the consumers (consume). A stage's full barrier counts its bytes, its
+ * empty barrier the CL x 8 consumer warps of the cluster that have finished
+ * reading it. */
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
+__global__ void __launch_bounds__(3 * WG, 1)
+    sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
+                           const __grid_constant__ CUtensorMap b_map,
+                           const __grid_constant__ CUtensorMap meta_map, int k_tiles,
+                           int64_t tiles_16, int clusters_m, int tiles_n, int splits, int64_t m,
+                           int64_t n, float alpha, float beta, float *__restrict__ C,
+                           int64_t ldc, int row_major)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
+    extern __shared__ uint8_t smem_raw[];
+    R r;
+    /* the same offset in every block of a cluster, as multicast needs */
+    r.smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
+    r.full = (uint64_t *)(r.smem + STAGES * R::STAGE_BYTES);
+    r.empty = r.full + STAGES;
+    r.units = clusters_m * tiles_n * splits;
+    r.clusters_m = clusters_m;
+    r.tiles_n = tiles_n;
+    r.k_stages = (k_tiles + 1) / 2;
+    r.splits = splits;
+    r.rank = CL == 1 ? 0 : cluster_rank();
+    /* warp-uniform by construction, so the compiler keeps it (and the
+     * descriptors built from it) in uniform registers */
+    const int wg = __shfl_sync(0xffffffffu, threadIdx.x / WG, 0);
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            mbar_init(&r.full[s], 1);
+            mbar_init(&r.empty[s], CL * 2 * WG / 32);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    if constexpr (CL == 1)
+        __syncthreads();
+    else
+        cluster_sync(); /* every block's barriers exist before any is used */
+
+    if (wg == 0) {
+        if (threadIdx.x == 0) produce(r, &a_map, &b_map, &meta_map);
+    } else {
+        consume(r, wg - 1, k_tiles, tiles_16, m, n, alpha, beta, C, ldc, row_major);
+    }
+    if constexpr (CL > 1)
+        cluster_sync(); /* no block leaves while another may still arrive on its barriers */
 #else
     __trap(); /* built for sm_90a only (CMakeLists.txt) */
 #endif
@@ -441,6 +547,7 @@ struct sp24_wgmma_maps {
     const void *b_base; /* the B the b maps describe: its kind, ld and width */
     int b_kind;
     int64_t b_ld, b_n;
+    int pairs_fit; /* clusters of two 256 x 128 blocks that run at once (0: not asked yet) */
 };
 
 /* B's maps for a call: the packed buffer (n_pad rows of cols_pad, k
@@ -502,6 +609,13 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 
 #define MAX_SPLITS 8      /* split K into at most this many parts ... */
 #define MIN_PART_STAGES 4 /* ... of at least this many stages each */
+/* With at least this many waves of 256 x 128 tiles, they run in clusters
+ * of two that share B. On the H100 (bf16, same-call A/B, M = K = 4096 and
+ * 8192, N = 512..8192, and 16384 x 8192) pairs were 1-9% faster from 3.9
+ * waves on (6-9% at 8192^3) and 0-7% slower with 1 or 2 waves (not
+ * profiled; presumably the two blocks waiting for each other's stages cost
+ * more there than the halved B traffic saves). */
+#define PAIR_MIN_WAVES 3
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
  * and split K (the beta pass over C, the atomic adds) costs about 30% of the
@@ -511,11 +625,11 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 
 /* A launch shape: the tile configuration's grid and how K is split. */
 typedef struct launch_shape {
-    int tiles_m, tiles_n, splits, k_tiles;
+    int clusters_m, tiles_n, splits, k_tiles; /* clusters_m: of CL tiles along M, one a block */
     double cost; /* waves x stages per part / relative speed of a block */
 } launch_shape;
 
-template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config {
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmma_config {
     static constexpr int BM = 2 * MW * 64;
     static constexpr int SMEM =
         STAGES * ((BM + 2 * BN) * ROW_BYTES + BM / 16 * META_BYTES) + 2 * STAGES * 8 + 1024;
@@ -525,10 +639,10 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
     static launch_shape shape(const sp24_wgmma_args *a, double speed)
     {
         launch_shape sh;
-        sh.tiles_m = (int)((a->rows + BM - 1) / BM);
+        sh.clusters_m = (int)((a->rows + CL * BM - 1) / (CL * BM));
         sh.tiles_n = (int)((a->n + BN - 1) / BN);
         sh.k_tiles = (int)(a->cols_pad / sp24_ktile_cols(a->precision));
-        int64_t tiles = (int64_t)sh.tiles_m * sh.tiles_n, k_stages = (sh.k_tiles + 1) / 2;
+        int64_t tiles = (int64_t)CL * sh.clusters_m * sh.tiles_n, k_stages = (sh.k_tiles + 1) / 2;
         int64_t splits = a->num_sms / tiles;
         if (splits > k_stages / MIN_PART_STAGES) splits = k_stages / MIN_PART_STAGES;
         sh.splits = (int)(splits < 1 ? 1 : splits > MAX_SPLITS ? MAX_SPLITS : splits);
@@ -541,11 +655,11 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
     static tcspmm_status prepare()
     {
         TCSPMM_TRY(TCSPMM_CUDA(cudaFuncSetAttribute(
-            sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false>,
+            sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM)));
         if constexpr (ELEM != TCSPMM_PRECISION_TF32)
             TCSPMM_TRY(TCSPMM_CUDA(cudaFuncSetAttribute(
-                sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true>,
+                sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true, CL>,
                 cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM)));
         return TCSPMM_SUCCESS;
     }
@@ -555,12 +669,11 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
     {
         sp24_wgmma_maps *maps = a->maps;
         TCSPMM_TRY(b_maps_for(maps, a));
-        int64_t units = (int64_t)sh->tiles_m * sh->tiles_n * sh->splits;
+        int64_t units = (int64_t)sh->clusters_m * sh->tiles_n * sh->splits;
         if (units > INT32_MAX / 2)
             return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                                "sp24_wgmma: %lld x %lld output needs %lld work units",
                                (long long)a->rows, (long long)a->n, (long long)units);
-        int64_t blocks = units < a->num_sms ? units : a->num_sms; /* persistent */
         if (sh->splits > 1 && a->beta != 1.0f) { /* the parts add into C: beta first */
             int64_t inner = a->row_major ? a->n : a->rows, outer = a->row_major ? a->rows : a->n;
             if (a->beta == 0.0f) {
@@ -574,14 +687,39 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
                 TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
             }
         }
-        auto kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false>;
+        auto kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>;
         if constexpr (ELEM != TCSPMM_PRECISION_TF32)
             if (a->b_kind == SP24_WGMMA_B_NMAJOR)
-                kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true>;
-        kernel<<<(unsigned)blocks, 3 * WG, SMEM, stream>>>(
-            maps->a[BM == 128], maps->b[BN == 64], maps->meta[BM == 128], sh->k_tiles, a->rows_pad / 16,
-            sh->tiles_m, sh->tiles_n, sh->splits, a->rows, a->n, a->alpha, a->beta, a->C, a->ldc,
-            a->row_major);
+                kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true, CL>;
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = CL;
+        cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t cfg = {};
+        cfg.blockDim = dim3(3 * WG);
+        cfg.dynamicSmemBytes = SMEM;
+        cfg.stream = stream;
+        cfg.attrs = &cluster;
+        cfg.numAttrs = CL > 1;
+        /* persistent: as many clusters as run at once */
+        int fit = a->num_sms;
+        if constexpr (CL > 1) {
+            static_assert(BM == 256 && BN == 128, "pairs_fit is the 256 x 128 shape's");
+            if (maps->pairs_fit == 0) {
+                cfg.gridDim = dim3(CL);
+                TCSPMM_TRY(TCSPMM_CUDA(cudaOccupancyMaxActiveClusters(&maps->pairs_fit, kernel, &cfg)));
+                if (maps->pairs_fit < 1)
+                    return tcspmm_fail(TCSPMM_ERROR_CUDA,
+                                       "sp24_wgmma: no cluster of %d blocks of %d x %d fits the device",
+                                       CL, BM, BN);
+            }
+            fit = maps->pairs_fit;
+        }
+        cfg.gridDim = dim3((unsigned)(CL * (units < fit ? units : fit)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
+            &cfg, kernel, maps->a[BM == 128], maps->b[BN == 64], maps->meta[BM == 128],
+            sh->k_tiles, a->rows_pad / 16, sh->clusters_m, sh->tiles_n, sh->splits, a->rows, a->n,
+            a->alpha, a->beta, a->C, a->ldc, a->row_major)));
         return TCSPMM_CUDA(cudaGetLastError());
     }
 };
@@ -591,17 +729,20 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES> struct wgmma_config
  * memory-bound: half-height tiles move the same bytes per flop and need half
  * the split K (on the H100, bf16 and tf32, M = K = 4096..16384, N = 128 they
  * were the fastest shape tried or tied with it; 256 x 128 with split K was
- * up to 1.2x slower). Else 256 x 128 (three stages of 64 KB) or 128 x 128 (four
- * stages), whichever shape's cost is lower. */
+ * up to 1.2x slower). Else 256 x 128 (three stages of 64 KB; in clusters
+ * of two from PAIR_MIN_WAVES waves) or 128 x 128 (four stages), whichever
+ * shape's cost is lower. */
 template <tcspmm_precision ELEM> struct wgmma_configs {
-    typedef wgmma_config<ELEM, 128, 2, 3> big;
-    typedef wgmma_config<ELEM, 128, 1, 4> mid;
-    typedef wgmma_config<ELEM, 64, 1, 4> small;
+    typedef wgmma_config<ELEM, 128, 2, 3, 1> big;
+    typedef wgmma_config<ELEM, 128, 2, 3, 2> big_pairs;
+    typedef wgmma_config<ELEM, 128, 1, 4, 1> mid;
+    typedef wgmma_config<ELEM, 64, 1, 4, 1> small;
 };
 
 template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
 {
     TCSPMM_TRY(wgmma_configs<ELEM>::big::prepare());
+    TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
     TCSPMM_TRY(wgmma_configs<ELEM>::mid::prepare());
     return wgmma_configs<ELEM>::small::prepare();
 }
@@ -610,6 +751,7 @@ template <tcspmm_precision ELEM>
 static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream)
 {
     typedef typename wgmma_configs<ELEM>::big big;
+    typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
     typedef typename wgmma_configs<ELEM>::mid mid;
     typedef typename wgmma_configs<ELEM>::small small;
     if (a->n <= 64) {
@@ -619,7 +761,11 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     launch_shape m = mid::shape(a, MID_SPEED);
     if (a->n <= 128) return mid::launch(a, &m, stream);
     launch_shape b = big::shape(a, 1.0);
-    return b.cost <= m.cost ? big::launch(a, &b, stream) : mid::launch(a, &m, stream);
+    if (b.cost > m.cost) return mid::launch(a, &m, stream);
+    launch_shape p = big_pairs::shape(a, 1.0);
+    if (2 * (int64_t)p.clusters_m * p.tiles_n < PAIR_MIN_WAVES * (int64_t)a->num_sms)
+        return big::launch(a, &b, stream);
+    return big_pairs::launch(a, &p, stream);
 }
 
 extern "C" int sp24_wgmma_usable(void)
