@@ -203,6 +203,12 @@ int main(int argc, char **argv)
         {600, 2100, 200, FP, C, SP24_B_FP16, 4, 1.0f, 0.5f},
         {1000, 4000, 100, BF, C, SP24_B_BF16, 0, 1.0f, 0.5f},
         {130, 99, 60, FP, C, SP24_B_FP16, 5, 1.0f, 0.0f},
+        /* row-major C with ldc a multiple of 4 and whole tiles inside it:
+         * wgmma.sp writes those tiles through shared memory in whole rows
+         * (beta 0 and not), the edge tiles directly */
+        {300, 100, 130, BF, R, SP24_B_BF16, 2, 1.0f, 0.5f},
+        {300, 100, 132, TF, R, SP24_B_FP32, 0, 2.0f, 0.0f},
+        {200, 100, 64, FP, R, SP24_B_FP32, 4, 1.0f, 1.0f},
         /* at least three waves of wgmma.sp's 256 x 128 tiles: clusters of
          * two that share B; an odd number of tiles along M (the last pair's
          * second tile lies past A's rows), B in place in both layouts */

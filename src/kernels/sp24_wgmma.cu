@@ -17,6 +17,7 @@
 #define EMPTY_META 0x44444444u /* eight codes 0b0100: a valid pattern for zero values */
 #define META_BYTES 256  /* per stage and 16-row tile: the words of two k-tiles */
 #define GROUP_M 16      /* tiles along M that run next to each other (L2 reuse of B) */
+#define WINDOW_FLOATS (16 * 32) /* a consumer warp's C window: 16 rows x 32 columns */
 
 /* ------------------------------------------------------------------ */
 /* PTX wrappers: mbarrier, TMA, wgmma. */
@@ -233,8 +234,12 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
     static constexpr int STAGE_BYTES = A_BYTES + B_BYTES + BM / 16 * META_BYTES;
     static constexpr int K_ROWS = 2 * ROW_BYTES / ELEM_BYTES; /* NMAJOR: k of a stage */
     static_assert(!NMAJOR || ELEM_BYTES == 2, "only 16-bit B is read transposed");
+    /* after the stages: their full and empty barriers, then each consumer
+     * warp's C window (16 rows x 32 floats) */
+    static constexpr int WINDOW_OFFSET = STAGES * STAGE_BYTES + 128;
     uint8_t *smem;
     uint64_t *full, *empty;
+    float *windows; /* 8 of WINDOW_FLOATS */
     int units, clusters_m, tiles_n, k_stages, splits;
     uint32_t rank; /* of this block in its cluster of CL */
 };
@@ -279,6 +284,51 @@ __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     }
 }
 
+/* A consumer warp's rows of an interior tile of row-major C (c0: its first
+ * row and the tile's first column; ldc and c0 multiples of 4 floats):
+ * C = alpha * acc + beta * C, 32 columns at a time through the warp's
+ * window in shared memory, so that each store writes four whole 128-byte
+ * rows. Writing the fragments directly touches eight lines with 32 bytes
+ * each per store, and on the H100 those stores took 10-19% of a square
+ * product's time. The window's 16-byte units are swizzled (unit ^ row % 8),
+ * so neither the fragment writes nor the row reads conflict in banks. */
+template <int MW, int ACC>
+__device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *window,
+                                            float *c0, int64_t ldc, float alpha, float beta)
+{
+    const int lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+#pragma unroll
+    for (int i = 0; i < MW; i++) {
+#pragma unroll
+        for (int h = 0; h < ACC / 16; h++) {
+#pragma unroll
+            for (int jj = 0; jj < 4; jj++) { /* n8 chunk 4h + jj: rows g and g + 8 */
+                const int j = 4 * (4 * h + jj), unit = ((2 * jj + q / 2) ^ g) * 4 + 2 * (q % 2);
+                *(float2 *)(window + g * 32 + unit) =
+                    make_float2(alpha * acc[i][j], alpha * acc[i][j + 1]);
+                *(float2 *)(window + (g + 8) * 32 + unit) =
+                    make_float2(alpha * acc[i][j + 2], alpha * acc[i][j + 3]);
+            }
+            __syncwarp();
+#pragma unroll
+            for (int k = 0; k < 4; k++) { /* row lane / 8 + 4k, columns 4 (lane % 8) + 0..3 */
+                const int row = lane / 8 + 4 * k, unit = lane % 8;
+                float4 v = *(const float4 *)(window + row * 32 + ((unit ^ (row % 8)) * 4));
+                float4 *p = (float4 *)(c0 + (int64_t)(i * 64 + row) * ldc + 32 * h + 4 * unit);
+                if (beta != 0.0f) {
+                    const float4 old = *p;
+                    v.x += beta * old.x;
+                    v.y += beta * old.y;
+                    v.z += beta * old.z;
+                    v.w += beta * old.w;
+                }
+                *p = v;
+            }
+            __syncwarp();
+        }
+    }
+}
+
 /* Consumer warpgroup c (0 or 1) owns rows c*MW*64 .. +MW*64 of each tile:
  * per stage it issues, for each of its MW 64-row slices, four wgmma.sp
  * k-steps (selector = k-step % 2, so the two k-steps of a k-tile share one
@@ -293,7 +343,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
 __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r, int c,
                                         int k_tiles, int64_t tiles_16, int64_t m, int64_t n,
                                         float alpha, float beta, float *__restrict__ C,
-                                        int64_t ldc, int row_major)
+                                        int64_t ldc, int row_major, int lines)
 {
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
     constexpr int ACC = BN / 2; /* floats per thread of one m64nBN fragment */
@@ -374,6 +424,12 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             }
         }
 
+        if (lines && w.m0 + R::BM <= m && w.n0 + BN <= n) { /* interior tile */
+            store_lines<MW, ACC>(acc, r.windows + (c * 4 + warp) * WINDOW_FLOATS,
+                                 C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0, ldc, alpha,
+                                 beta);
+            continue;
+        }
 #pragma unroll
         for (int i = 0; i < MW; i++) {
 #pragma unroll
@@ -428,7 +484,8 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
  * this one: warpgroup 0 is the producer (its first thread; produce), 1 and
  * 2 the consumers (consume). A stage's full barrier counts its bytes, its
  * empty barrier the CL x 8 consumer warps of the cluster that have finished
- * reading it. */
+ * reading it. lines: C is row-major, not split, 16-byte aligned rows, and
+ * the launch gave the consumer warps their C windows (store_lines). */
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
 __global__ void __launch_bounds__(3 * WG, 1)
     sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -436,7 +493,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
                            const __grid_constant__ CUtensorMap meta_map, int k_tiles,
                            int64_t tiles_16, int clusters_m, int tiles_n, int splits, int64_t m,
                            int64_t n, float alpha, float beta, float *__restrict__ C,
-                           int64_t ldc, int row_major)
+                           int64_t ldc, int row_major, int lines)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
@@ -446,6 +503,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
     r.smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
     r.full = (uint64_t *)(r.smem + STAGES * R::STAGE_BYTES);
     r.empty = r.full + STAGES;
+    r.windows = (float *)(r.smem + R::WINDOW_OFFSET);
     r.units = clusters_m * tiles_n * splits;
     r.clusters_m = clusters_m;
     r.tiles_n = tiles_n;
@@ -471,7 +529,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
     if (wg == 0) {
         if (threadIdx.x == 0) produce(r, &a_map, &b_map, &meta_map);
     } else {
-        consume(r, wg - 1, k_tiles, tiles_16, m, n, alpha, beta, C, ldc, row_major);
+        consume(r, wg - 1, k_tiles, tiles_16, m, n, alpha, beta, C, ldc, row_major, lines);
     }
     if constexpr (CL > 1)
         cluster_sync(); /* no block leaves while another may still arrive on its barriers */
@@ -631,8 +689,9 @@ typedef struct launch_shape {
 
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmma_config {
     static constexpr int BM = 2 * MW * 64;
+    static constexpr int WINDOWS = 8 * WINDOW_FLOATS * 4; /* bytes */
     static constexpr int SMEM =
-        STAGES * ((BM + 2 * BN) * ROW_BYTES + BM / 16 * META_BYTES) + 2 * STAGES * 8 + 1024;
+        STAGES * ((BM + 2 * BN) * ROW_BYTES + BM / 16 * META_BYTES) + 128 + WINDOWS + 1024;
 
     /* speed: a block's throughput relative to the 256 x 128 one. K is split
      * when the tiles leave SMs idle. */
@@ -716,10 +775,14 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
             fit = maps->pairs_fit;
         }
         cfg.gridDim = dim3((unsigned)(CL * (units < fit ? units : fit)));
+        /* the C windows only where store_lines can run (else a larger L1) */
+        const int lines = a->row_major && sh->splits == 1 && a->ldc % 4 == 0 &&
+                          (uintptr_t)a->C % 16 == 0;
+        if (!lines) cfg.dynamicSmemBytes = SMEM - WINDOWS;
         TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
             &cfg, kernel, maps->a[BM == 128], maps->b[BN == 64], maps->meta[BM == 128],
             sh->k_tiles, a->rows_pad / 16, sh->clusters_m, sh->tiles_n, sh->splits, a->rows, a->n,
-            a->alpha, a->beta, a->C, a->ldc, a->row_major)));
+            a->alpha, a->beta, a->C, a->ldc, a->row_major, lines)));
         return TCSPMM_CUDA(cudaGetLastError());
     }
 };
