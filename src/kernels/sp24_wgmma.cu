@@ -289,9 +289,10 @@ __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR,
  * C = alpha * acc + beta * C, 32 columns at a time through the warp's
  * window in shared memory, so that each store writes four whole 128-byte
  * rows. Writing the fragments directly touches eight lines with 32 bytes
- * each per store, and on the H100 those stores took 10-19% of a square
- * product's time. The window's 16-byte units are swizzled (unit ^ row % 8),
- * so neither the fragment writes nor the row reads conflict in banks. */
+ * each per store; on the H100 those stores took 9-19% of the time of the
+ * large products, and whole rows took back about 40% of that. The window's
+ * 16-byte units are swizzled (unit ^ row % 8), so neither the fragment
+ * writes nor the row reads conflict in banks. */
 template <int MW, int ACC>
 __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *window,
                                             float *c0, int64_t ldc, float alpha, float beta)
