@@ -606,7 +606,7 @@ struct sp24_wgmma_maps {
     const void *b_base; /* the B the b maps describe: its kind, ld and width */
     int b_kind;
     int64_t b_ld, b_n;
-    int pairs_fit; /* clusters of two 256 x 128 blocks that run at once (0: not asked yet) */
+    int pairs_fit; /* clusters of two 256 x 128 blocks that run at once (0: not asked, -1: none) */
 };
 
 /* B's maps for a call: the packed buffer (n_pad rows of cols_pad, k
@@ -724,6 +724,40 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         return TCSPMM_SUCCESS;
     }
 
+    /* The launch of a cluster of CL blocks with the full shared memory. */
+    static cudaLaunchConfig_t config(cudaLaunchAttribute *cluster, cudaStream_t stream)
+    {
+        cluster->id = cudaLaunchAttributeClusterDimension;
+        cluster->val.clusterDim.x = CL;
+        cluster->val.clusterDim.y = cluster->val.clusterDim.z = 1;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(CL);
+        cfg.blockDim = dim3(3 * WG);
+        cfg.dynamicSmemBytes = SMEM;
+        cfg.stream = stream;
+        cfg.attrs = cluster;
+        cfg.numAttrs = CL > 1;
+        return cfg;
+    }
+
+    /* *fit: how many clusters of CL blocks run on the device at once (0:
+     * none, as where two blocks of this size cannot share a GPC); asked
+     * once per matrix (CL = 2 is the 256 x 128 shape only). */
+    static tcspmm_status clusters_fit(sp24_wgmma_maps *maps, int *fit)
+    {
+        static_assert(BM == 256 && BN == 128 && CL == 2, "pairs_fit is the 256 x 128 pairs'");
+        if (maps->pairs_fit == 0) {
+            cudaLaunchAttribute cluster;
+            cudaLaunchConfig_t cfg = config(&cluster, 0);
+            int count = 0;
+            TCSPMM_TRY(TCSPMM_CUDA(cudaOccupancyMaxActiveClusters(
+                &count, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>, &cfg)));
+            maps->pairs_fit = count > 0 ? count : -1;
+        }
+        *fit = maps->pairs_fit > 0 ? maps->pairs_fit : 0;
+        return TCSPMM_SUCCESS;
+    }
+
     static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape *sh,
                                 cudaStream_t stream)
     {
@@ -752,29 +786,10 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
             if (a->b_kind == SP24_WGMMA_B_NMAJOR)
                 kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true, CL>;
         cudaLaunchAttribute cluster;
-        cluster.id = cudaLaunchAttributeClusterDimension;
-        cluster.val.clusterDim.x = CL;
-        cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
-        cudaLaunchConfig_t cfg = {};
-        cfg.blockDim = dim3(3 * WG);
-        cfg.dynamicSmemBytes = SMEM;
-        cfg.stream = stream;
-        cfg.attrs = &cluster;
-        cfg.numAttrs = CL > 1;
+        cudaLaunchConfig_t cfg = config(&cluster, stream);
         /* persistent: as many clusters as run at once */
         int fit = a->num_sms;
-        if constexpr (CL > 1) {
-            static_assert(BM == 256 && BN == 128, "pairs_fit is the 256 x 128 shape's");
-            if (maps->pairs_fit == 0) {
-                cfg.gridDim = dim3(CL);
-                TCSPMM_TRY(TCSPMM_CUDA(cudaOccupancyMaxActiveClusters(&maps->pairs_fit, kernel, &cfg)));
-                if (maps->pairs_fit < 1)
-                    return tcspmm_fail(TCSPMM_ERROR_CUDA,
-                                       "sp24_wgmma: no cluster of %d blocks of %d x %d fits the device",
-                                       CL, BM, BN);
-            }
-            fit = maps->pairs_fit;
-        }
+        if constexpr (CL > 1) TCSPMM_TRY(clusters_fit(a->maps, &fit));
         cfg.gridDim = dim3((unsigned)(CL * (units < fit ? units : fit)));
         /* the C windows only where store_lines can run (else a larger L1) */
         const int lines = a->row_major && sh->splits == 1 && a->ldc % 4 == 0 &&
@@ -827,9 +842,10 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     launch_shape b = big::shape(a, 1.0);
     if (b.cost > m.cost) return mid::launch(a, &m, stream);
     launch_shape p = big_pairs::shape(a, 1.0);
-    if (2 * (int64_t)p.clusters_m * p.tiles_n < PAIR_MIN_WAVES * (int64_t)a->num_sms)
-        return big::launch(a, &b, stream);
-    return big_pairs::launch(a, &p, stream);
+    int fit = 0;
+    if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
+        TCSPMM_TRY(big_pairs::clusters_fit(a->maps, &fit));
+    return fit > 0 ? big_pairs::launch(a, &p, stream) : big::launch(a, &b, stream);
 }
 
 extern "C" int sp24_wgmma_usable(void)
