@@ -176,20 +176,23 @@ int main(int argc, char **argv)
         {130, 99, 33, TF, R, SP24_B_FP32, 0, 1.0f, 0.0f},
         {130, 99, 1, TF, C, SP24_B_FP32, 4, 2.0f, -1.0f},
         {17, 5, 300, TF, R, SP24_B_FP32, 9, 1.0f, 1.0f},
-        /* enough 128 x 128 tiles to take mma.sp's big tiles (wgmma.sp: 128 x 128) */
+        /* enough 128 x 128 tiles to take mma.sp's big tiles (wgmma.sp: 256 x 128) */
         {2000, 300, 1100, BF, R, SP24_B_FP32, 3, 1.0f, 0.0f},
         {2000, 300, 1100, FP, C, SP24_B_FP32, 0, 0.75f, 0.25f},
         {2000, 300, 1100, TF, C, SP24_B_FP32, 1, 1.0f, 0.0f},
         {2000, 300, 1100, TF, R, SP24_B_FP32, 0, 1.0f, 0.5f},
-        /* wgmma.sp's 256 x 128 tiles; long K with few tiles: K split into
-         * parts that add atomically (beta 0, 1 and other), the stage ring
-         * wrapping many times */
+        /* many tiles (wgmma.sp: 128 x 128); long K with few tiles: K split
+         * into parts that add atomically (beta 0, 1 and other), the stage
+         * ring wrapping many times */
         {5000, 700, 1100, BF, R, SP24_B_BF16, 0, 1.0f, 0.0f},
         {5000, 700, 1100, TF, R, SP24_B_FP32, 1, 1.0f, 0.5f},
         {600, 2100, 200, FP, R, SP24_B_FP32, 0, 1.0f, 0.5f},
         {600, 2100, 64, BF, C, SP24_B_FP32, 0, 1.0f, 1.0f},
         {600, 2100, 60, TF, R, SP24_B_FP32, 3, 2.0f, 0.0f},
         {300, 9000, 7, BF, R, SP24_B_FP32, 1, 1.0f, -1.0f},
+        /* wgmma.sp's 256 x 128 tiles with K split 3 ways */
+        {1100, 2000, 1024, BF, R, SP24_B_BF16, 0, 1.0f, 0.5f},
+        {1100, 2000, 1000, TF, C, SP24_B_FP32, 0, 1.0f, 1.0f},
         /* n <= 128 on wgmma.sp: 128 x 128 tiles, K split 8 ways */
         {1000, 4000, 100, BF, R, SP24_B_FP32, 0, 1.0f, 0.5f},
         {1000, 4000, 128, TF, C, SP24_B_FP32, 1, 1.0f, 0.0f},
