@@ -339,7 +339,8 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
  * tile's lane-ordered word, read from the stage).
  * Thread: the m64nBN accumulator fragment, rows g and g + 8 (g = lane / 4)
  * and columns 8j + 2q, 8j + 2q + 1 (q = lane % 4) of each n8 chunk j,
- * written to C with edge masks at the end of each unit. */
+ * written to C at the end of each unit: an interior tile of a row-major C
+ * through store_lines (lines), any other directly, with edge masks. */
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
 __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r, int c,
                                         int k_tiles, int64_t tiles_16, int64_t m, int64_t n,
