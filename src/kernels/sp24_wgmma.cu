@@ -13,7 +13,6 @@
 
 #define WG 128          /* threads of a warpgroup */
 #define ROW_BYTES 128   /* per stage: compressed A bytes of a row (two k-tiles) */
-#define K_STEPS 4       /* wgmma k-steps per stage: 32 bytes of A, 64 of B each */
 #define EMPTY_META 0x44444444u /* eight codes 0b0100: a valid pattern for zero values */
 #define META_BYTES 256  /* per stage and 16-row tile: the words of two k-tiles */
 #define GROUP_M 16      /* tiles along M that run next to each other (L2 reuse of B) */
@@ -239,7 +238,6 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
     static constexpr int WINDOW_OFFSET = STAGES * STAGE_BYTES + 128;
     uint8_t *smem;
     uint64_t *full, *empty;
-    float *windows; /* 8 of WINDOW_FLOATS */
     int units, clusters_m, tiles_n, k_stages, splits;
     uint32_t rank; /* of this block in its cluster of CL */
 };
@@ -427,9 +425,9 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
         }
 
         if (lines && w.m0 + R::BM <= m && w.n0 + BN <= n) { /* interior tile */
-            store_lines<MW, ACC>(acc, r.windows + (c * 4 + warp) * WINDOW_FLOATS,
-                                 C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0, ldc, alpha,
-                                 beta);
+            float *window = (float *)(r.smem + R::WINDOW_OFFSET) + (c * 4 + warp) * WINDOW_FLOATS;
+            store_lines<MW, ACC>(acc, window, C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0,
+                                 ldc, alpha, beta);
             continue;
         }
 #pragma unroll
@@ -505,7 +503,6 @@ __global__ void __launch_bounds__(3 * WG, 1)
     r.smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
     r.full = (uint64_t *)(r.smem + STAGES * R::STAGE_BYTES);
     r.empty = r.full + STAGES;
-    r.windows = (float *)(r.smem + R::WINDOW_OFFSET);
     r.units = clusters_m * tiles_n * splits;
     r.clusters_m = clusters_m;
     r.tiles_n = tiles_n;
