@@ -190,7 +190,8 @@ int main(int argc, char **argv)
         {600, 2100, 64, BF, C, SP24_B_FP32, 0, 1.0f, 1.0f},
         {600, 2100, 60, TF, R, SP24_B_FP32, 3, 2.0f, 0.0f},
         {300, 9000, 7, BF, R, SP24_B_FP32, 1, 1.0f, -1.0f},
-        /* wgmma.sp's 256 x 128 tiles with K split 3 ways */
+        /* few tiles, long K (wgmma.sp: 128 x 128 tiles; 256 x 128 ones would
+         * split K, which they do not) */
         {1100, 2000, 1024, BF, R, SP24_B_BF16, 0, 1.0f, 0.5f},
         {1100, 2000, 1000, TF, C, SP24_B_FP32, 0, 1.0f, 1.0f},
         /* n <= 128 on wgmma.sp: 128 x 128 tiles, K split 8 ways */
