@@ -695,8 +695,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
     /* speed: a block's throughput relative to the 256 x 128 one. K is split
      * when the tiles leave SMs idle, in 128-row tiles only: where 256-row
      * tiles would split K 4 ways (bf16, fp16 and tf32, 4096 x 256 on the
-     * H100), 128-row tiles split 2 ways were 7-14% faster, and where they
-     * would split 2 ways the model already prefers 128-row tiles unsplit. */
+     * H100), 128-row tiles split 2 ways were 7-14% faster; where they would
+     * split 2 ways, 128-row tiles unsplit cost the model about as much. */
     static launch_shape shape(const sp24_wgmma_args *a, double speed)
     {
         launch_shape sh;
@@ -742,8 +742,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
     }
 
     /* *fit: how many clusters of CL blocks run on the device at once (0:
-     * none, as where two blocks of this size cannot share a GPC); asked
-     * once per matrix (CL = 2 is the 256 x 128 shape only). */
+     * none, as where two blocks of this size cannot share a GPC); asked of
+     * the device once per matrix (CL = 2 is the 256 x 128 shape only). */
     static tcspmm_status clusters_fit(sp24_wgmma_maps *maps, int *fit)
     {
         static_assert(BM == 256 && BN == 128 && CL == 2, "pairs_fit is the 256 x 128 pairs'");
@@ -759,7 +759,9 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         return TCSPMM_SUCCESS;
     }
 
-    static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape *sh,
+    /* fit: the clusters of CL blocks that run at once (the SMs for single
+     * blocks, clusters_fit for pairs); the grid is persistent, as many as fit. */
+    static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape *sh, int fit,
                                 cudaStream_t stream)
     {
         sp24_wgmma_maps *maps = a->maps;
@@ -788,9 +790,6 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
                 kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true, CL>;
         cudaLaunchAttribute cluster;
         cudaLaunchConfig_t cfg = config(&cluster, stream);
-        /* persistent: as many clusters as run at once */
-        int fit = a->num_sms;
-        if constexpr (CL > 1) TCSPMM_TRY(clusters_fit(a->maps, &fit));
         cfg.gridDim = dim3((unsigned)(CL * (units < fit ? units : fit)));
         /* the C windows only where store_lines can run (else a larger L1) */
         const int lines = a->row_major && sh->splits == 1 && a->ldc % 4 == 0 &&
@@ -836,17 +835,18 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     typedef typename wgmma_configs<ELEM>::small small;
     if (a->n <= 64) {
         launch_shape s = small::shape(a, 1.0);
-        return small::launch(a, &s, stream);
+        return small::launch(a, &s, a->num_sms, stream);
     }
     launch_shape m = mid::shape(a, MID_SPEED);
-    if (a->n <= 128) return mid::launch(a, &m, stream);
+    if (a->n <= 128) return mid::launch(a, &m, a->num_sms, stream);
     launch_shape b = big::shape(a, 1.0);
-    if (b.cost > m.cost) return mid::launch(a, &m, stream);
+    if (b.cost > m.cost) return mid::launch(a, &m, a->num_sms, stream);
     launch_shape p = big_pairs::shape(a, 1.0);
     int fit = 0;
     if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
         TCSPMM_TRY(big_pairs::clusters_fit(a->maps, &fit));
-    return fit > 0 ? big_pairs::launch(a, &p, stream) : big::launch(a, &b, stream);
+    return fit > 0 ? big_pairs::launch(a, &p, fit, stream)
+                   : big::launch(a, &b, a->num_sms, stream);
 }
 
 extern "C" int sp24_wgmma_usable(void)
