@@ -3,7 +3,7 @@
  * at least one virtual panel, its parts consecutive and of about equal block
  * counts; a very heavy panel cut into about partition_ratio parts, with
  * num_waves taken as 1 when there is one wave or less; with one wave or
- * less, panels under 4x the mean not split; the paper's example (ratio
+ * less, panels under 2x the mean not split; the paper's example (ratio
  * exactly 1) not split; the launch order a permutation of the virtual
  * panels, the late and long ones (longer than half the work left after
  * them per slot) first, largest first to within a quarter of an octave (in
@@ -221,22 +221,26 @@ static void test_paper_example(void)
 }
 
 /* A GPU the panels do not fill (0.1 waves), 100 blocks in 40 panels (mean
- * 2.5): one of 9 (3.6x the mean) stays whole; one of 10 (4x) and one of 25
- * (10x) are cut into ceil(blocks / mean) = 4 and 10 parts. */
+ * 2.5): one of 4 (1.6x the mean) stays whole; one of 5 (2x), one of 9
+ * (3.6x) and one of 25 (10x) are cut into ceil(blocks / mean) = 2, 4 and 10
+ * parts. */
 static void test_underfilled(void)
 {
     int64_t blocks[40];
-    for (int p = 0; p < 40; p++) blocks[p] = p == 3 ? 9 : p == 5 ? 10 : p == 30 ? 25 : p % 2 ? 1 : 2;
+    for (int p = 0; p < 40; p++)
+        blocks[p] = p == 3 ? 4 : p == 5 ? 5 : p == 7 ? 9 : p == 9 ? 3 : p == 30 ? 25 : p % 2 ? 1 : 2;
     hrpb h;
     build_blocks(40, blocks, &h);
     CHECK(h.num_blocks == 100);
     wave_split w;
     int64_t parts = 0;
     CHECK_OK(wave_split_build(&h, 1, 100, 4, &w));
-    CHECK(w.waves == 0.1 && w.split_panels == 2 && w.num_vpanels == 40 + 3 + 9);
+    CHECK(w.waves == 0.1 && w.split_panels == 3 && w.num_vpanels == 40 + 1 + 3 + 9);
     check_structure(&h, &w, 3, &parts);
     CHECK(parts == 1);
     check_structure(&h, &w, 5, &parts);
+    CHECK(parts == 2);
+    check_structure(&h, &w, 7, &parts);
     CHECK(parts == 4);
     check_structure(&h, &w, 30, &parts);
     CHECK(parts == 10);

@@ -87,6 +87,11 @@ typedef struct problem {
     tcspmm_plan *hrpb;
 #ifdef TCSPMM_HAVE_CUSPARSELT
     cusparseLtHandle_t lt;
+    /* the plan points at its descriptors and algorithm selection: they live
+     * as long as it does (on setup's stack, later runs overwrote them) */
+    cusparseLtMatDescriptor_t lt_a, lt_b, lt_c;
+    cusparseLtMatmulDescriptor_t lt_mm;
+    cusparseLtMatmulAlgSelection_t lt_sel;
     cusparseLtMatmulPlan_t lt_plan;
     void *lt_compressed, *lt_workspace;
     int lt_ready;
@@ -158,34 +163,34 @@ static tcspmm_status run_cusparselt(void *arg)
 /* Descriptors, plan, compression of A and the algorithm search. */
 static tcspmm_status cusparselt_setup(problem *p)
 {
-    cusparseLtMatDescriptor_t a, b, c;
-    cusparseLtMatmulDescriptor_t mm;
-    cusparseLtMatmulAlgSelection_t sel;
+    cusparseLtMatDescriptor_t *a = &p->lt_a, *b = &p->lt_b, *c = &p->lt_c;
+    cusparseLtMatmulDescriptor_t *mm = &p->lt_mm;
+    cusparseLtMatmulAlgSelection_t *sel = &p->lt_sel;
     cudaDataType t = p->precision == TCSPMM_PRECISION_TF32 ? CUDA_R_32F
                      : p->precision == TCSPMM_PRECISION_BF16 ? CUDA_R_16BF : CUDA_R_16F;
     size_t compressed = 0, buffer = 0, workspace = 0;
     void *dbuf = NULL;
     const float one = 1.0f, zero = 0.0f;
     TCSPMM_TRY(lt_status(cusparseLtInit(&p->lt), "cusparseLtInit"));
-    TCSPMM_TRY(lt_status(cusparseLtStructuredDescriptorInit(&p->lt, &a, p->m, p->k, p->k, 16, t,
+    TCSPMM_TRY(lt_status(cusparseLtStructuredDescriptorInit(&p->lt, a, p->m, p->k, p->k, 16, t,
                                                             CUSPARSE_ORDER_ROW,
                                                             CUSPARSELT_SPARSITY_50_PERCENT),
                          "cusparseLtStructuredDescriptorInit"));
-    TCSPMM_TRY(lt_status(cusparseLtDenseDescriptorInit(&p->lt, &b, p->k, p->n, p->n, 16, t,
+    TCSPMM_TRY(lt_status(cusparseLtDenseDescriptorInit(&p->lt, b, p->k, p->n, p->n, 16, t,
                                                        CUSPARSE_ORDER_ROW),
                          "cusparseLtDenseDescriptorInit(B)"));
     /* cuSPARSELt offers no fp32 C for 16-bit inputs here: C is in the input type */
-    TCSPMM_TRY(lt_status(cusparseLtDenseDescriptorInit(&p->lt, &c, p->m, p->n, p->n, 16, t,
+    TCSPMM_TRY(lt_status(cusparseLtDenseDescriptorInit(&p->lt, c, p->m, p->n, p->n, 16, t,
                                                        CUSPARSE_ORDER_ROW),
                          "cusparseLtDenseDescriptorInit(C)"));
-    TCSPMM_TRY(lt_status(cusparseLtMatmulDescriptorInit(&p->lt, &mm, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                        CUSPARSE_OPERATION_NON_TRANSPOSE, &a, &b,
-                                                        &c, &c, CUSPARSE_COMPUTE_32F),
+    TCSPMM_TRY(lt_status(cusparseLtMatmulDescriptorInit(&p->lt, mm, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                        CUSPARSE_OPERATION_NON_TRANSPOSE, a, b,
+                                                        c, c, CUSPARSE_COMPUTE_32F),
                          "cusparseLtMatmulDescriptorInit"));
-    TCSPMM_TRY(lt_status(cusparseLtMatmulAlgSelectionInit(&p->lt, &sel, &mm,
+    TCSPMM_TRY(lt_status(cusparseLtMatmulAlgSelectionInit(&p->lt, sel, mm,
                                                            CUSPARSELT_MATMUL_ALG_DEFAULT),
                          "cusparseLtMatmulAlgSelectionInit"));
-    TCSPMM_TRY(lt_status(cusparseLtMatmulPlanInit(&p->lt, &p->lt_plan, &mm, &sel),
+    TCSPMM_TRY(lt_status(cusparseLtMatmulPlanInit(&p->lt, &p->lt_plan, mm, sel),
                          "cusparseLtMatmulPlanInit"));
     TCSPMM_TRY(lt_status(cusparseLtSpMMACompressedSize(&p->lt, &p->lt_plan, &compressed, &buffer),
                          "cusparseLtSpMMACompressedSize"));
@@ -335,8 +340,8 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
             d_hrpb = rel_diff(p.dC, ref, mn, host);
         }
         float t_ours = tf32 ? t32 : t16;
-        printf("| %s | %5lld | %5lld | %7.3f %6.1f | %7.3f %6.1f | %7.3f %6.1f | %7.3f %6.1f | "
-               "%7.3f %6.1f | %7.3f %6.1f | %5.2f | %5.2f | %.1e %.1e %.1e %.1e |\n",
+        printf("| %s | %5lld | %5lld | %8.4f %6.1f | %8.4f %6.1f | %8.4f %6.1f | %8.4f %6.1f | "
+               "%8.4f %6.1f | %8.4f %6.1f | %5.2f | %5.2f | %.1e %.1e %.1e %.1e |\n",
                tcspmm_precision_name(prec), (long long)p.m, (long long)p.n, t16, tflops(&p, t16),
                t32, tflops(&p, t32), t_warp, tflops(&p, t_warp), t_lt, tflops(&p, t_lt), t_blas,
                tflops(&p, t_blas), t_hrpb,

@@ -49,10 +49,12 @@ tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float alpha, cons
 
 /* C rows of the listed panels (TM rows each, clipped at rows; panel row i is
  * row d_row_map[i] of C, or i when d_row_map is NULL) times beta, or set to
- * zero when beta == 0, over n columns; C(i, j) at i*c_si + j*c_sj. */
+ * zero when beta == 0, over n columns; C(i, j) at i*c_si + j*c_sj.
+ * *launched: 1 when a kernel was enqueued (0: nothing to do). */
 tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t count, int panel_rows,
                                 const int64_t *d_row_map, int64_t rows, int64_t n, float beta,
-                                float *dC, int64_t c_si, int64_t c_sj, void *stream);
+                                float *dC, int64_t c_si, int64_t c_sj, void *stream,
+                                int *launched);
 
 /* dT (rows x n, row-major, leading dimension ldt) = dS (rows x n,
  * column-major, leading dimension lds). */

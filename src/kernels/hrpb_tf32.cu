@@ -57,6 +57,7 @@
 
 #include "../device_copy.h"
 #include "../error.h"
+#include "dependent_launch.h"
 #include "hrpb_gpu_internal.h"
 
 /* Copy stages: 4 were slower at N = 128 (5 thread blocks per SM instead of
@@ -471,6 +472,9 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
             s0 = s1;
         }
 
+        /* The parts of a split panel add into rows the beta pre-pass writes,
+         * which may still be running (dependent_launch.h). */
+        if (split) wait_for_pass();
         /* Epilogue: lane (g, t) holds columns 8t .. 8t + 7 of the warp's 32
          * (tile s: 8t + s in e = 0, 2 and 8t + 4 + s in e = 1, 3) of rows g
          * (e = 0, 1) and g + 8 (e = 2, 3) of each brick row. */
@@ -722,21 +726,30 @@ void hrpb_gpu_free(hrpb_gpu *g)
 }
 
 /* Launches the kernel on B with element strides (b_sk, b_sj) after the beta
- * pre-pass of split panels. */
+ * pre-pass of split panels, as a dependent of the pre-pass when there is
+ * one. */
 static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const float *B,
                             int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si,
                             int64_t c_sj, cudaStream_t stream)
 {
+    int scaled = 0;
     TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows, g->row_map,
-                                 g->rows, n, beta, C, c_si, c_sj, stream));
+                                 g->rows, n, beta, C, c_si, c_sj, stream, &scaled));
     const int warps = warps_for(n);
     const bool vec = b_sj == 1 && b_sk % 4 == 0 && b_sk < (1 << 30) && (uintptr_t)B % 16 == 0;
     const bool c_vec = c_sj == 1 && c_si % 4 == 0 && (uintptr_t)C % 16 == 0;
     const int64_t n_tiles = (n + 32 * warps - 1) / (32 * warps);
-    dim3 grid((unsigned)g->num_vpanels, (unsigned)(n_tiles < 65535 ? n_tiles : 65535));
-    kernel_for(g->panel_rows, warps, vec, g->split)<<<grid, 32 * warps, 0, stream>>>(
-        g->vpanels, g->size_ptr, g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles,
-        alpha, B, b_sk, b_sj, beta, C, c_si, c_sj, c_vec);
+    cudaLaunchAttribute dependent;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)g->num_vpanels, (unsigned)(n_tiles < 65535 ? n_tiles : 65535));
+    cfg.blockDim = dim3(32 * warps);
+    cfg.stream = stream;
+    cfg.attrs = &dependent;
+    cfg.numAttrs = scaled && dependent_launch_attribute(&dependent);
+    TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
+        &cfg, kernel_for(g->panel_rows, warps, vec, g->split), g->vpanels, g->size_ptr,
+        g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C,
+        c_si, c_sj, c_vec)));
     return TCSPMM_CUDA(cudaGetLastError());
 }
 

@@ -7,6 +7,7 @@
 
 #include "../device_copy.h"
 #include "../error.h"
+#include "dependent_launch.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -88,12 +89,15 @@ __device__ __forceinline__ void store_pair(__half *p, float x0, float x1)
  * elements) and the writes along k (a warp writes 64 consecutive elements,
  * two per thread). Thread (x, y) reads column x (row-major B) or k x and
  * x + 32 (column-major) of rows y, y + 8, ..., and writes k 2x, 2x + 1 of
- * packed rows y, y + 8, y + 16, y + 24. */
+ * packed rows y, y + 8, y + 16, y + 24. The Hopper kernel that reads Bp may
+ * start meanwhile and waits for this pass before its first load
+ * (dependent_launch.h). */
 template <typename In, int ELEM>
 __global__ void pack_b(const In *__restrict__ B, int64_t ldb, int row_major, int64_t k,
                        int64_t n, int64_t k_pad, typename elem_traits<ELEM>::type *__restrict__ Bp)
 {
     __shared__ float tile[PACK_N][PACK_K + 1]; /* [n][k] */
+    dependents_may_start();
     const int64_t k0 = (int64_t)blockIdx.x * PACK_K, n0 = (int64_t)blockIdx.y * PACK_N;
     const int x = threadIdx.x, y = threadIdx.y;
     if (row_major) { /* element (k, n) at k * ldb + n */

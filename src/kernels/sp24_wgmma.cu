@@ -6,6 +6,7 @@
 
 #include "../error.h"
 #include "../format/sparse24.h"
+#include "dependent_launch.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -17,6 +18,12 @@
 #define META_BYTES 256  /* per stage and 16-row tile: the words of two k-tiles */
 #define GROUP_M 16      /* tiles along M that run next to each other (L2 reuse of B) */
 #define WINDOW_FLOATS (16 * 32) /* a consumer warp's C window: 16 rows x 32 columns */
+/* What the kernel waits for when it was launched as a dependent of the pass
+ * before it (dependent_launch.h): the packing of B (the producer, before its
+ * first load) or the beta pass over C of a split K (the consumers, before
+ * they add into C). */
+#define AFTER_PACK 1
+#define AFTER_SCALE 2
 
 /* ------------------------------------------------------------------ */
 /* PTX wrappers: mbarrier, TMA, wgmma. */
@@ -250,11 +257,12 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
 __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r,
                                         const CUtensorMap *a_map, const CUtensorMap *b_map,
-                                        const CUtensorMap *meta_map)
+                                        const CUtensorMap *meta_map, int after_pass)
 {
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
     constexpr int X = ROW_BYTES / R::ELEM_BYTES; /* elements of a 128-byte box row */
     constexpr int B_BOXES = NMAJOR ? BN / 64 : 2;
+    if (after_pass & AFTER_PACK) wait_for_pass();
     int it = 0;
     for (int u = blockIdx.x / CL; u < r.units; u += gridDim.x / CL) {
         const work_unit w =
@@ -343,7 +351,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
 __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r, int c,
                                         int k_tiles, int64_t tiles_16, int64_t m, int64_t n,
                                         float alpha, float beta, float *__restrict__ C,
-                                        int64_t ldc, int row_major, int lines)
+                                        int64_t ldc, int row_major, int lines, int after_pass)
 {
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
     constexpr int ACC = BN / 2; /* floats per thread of one m64nBN fragment */
@@ -424,6 +432,7 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             }
         }
 
+        if (after_pass & AFTER_SCALE) wait_for_pass();
         if (lines && w.m0 + R::BM <= m && w.n0 + BN <= n) { /* interior tile */
             float *window = (float *)(r.smem + R::WINDOW_OFFSET) + (c * 4 + warp) * WINDOW_FLOATS;
             store_lines<MW, ACC>(acc, window, C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0,
@@ -485,7 +494,9 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
  * 2 the consumers (consume). A stage's full barrier counts its bytes, its
  * empty barrier the CL x 8 consumer warps of the cluster that have finished
  * reading it. lines: C is row-major, not split, 16-byte aligned rows, and
- * the launch gave the consumer warps their C windows (store_lines). */
+ * the launch gave the consumer warps their C windows (store_lines).
+ * after_pass: AFTER_PACK, AFTER_SCALE or 0 (launched as a dependent of the
+ * pass before it, or not). */
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
 __global__ void __launch_bounds__(3 * WG, 1)
     sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -493,7 +504,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
                            const __grid_constant__ CUtensorMap meta_map, int k_tiles,
                            int64_t tiles_16, int clusters_m, int tiles_n, int splits, int64_t m,
                            int64_t n, float alpha, float beta, float *__restrict__ C,
-                           int64_t ldc, int row_major, int lines)
+                           int64_t ldc, int row_major, int lines, int after_pass)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
@@ -526,9 +537,10 @@ __global__ void __launch_bounds__(3 * WG, 1)
         cluster_sync(); /* every block's barriers exist before any is used */
 
     if (wg == 0) {
-        if (threadIdx.x == 0) produce(r, &a_map, &b_map, &meta_map);
+        if (threadIdx.x == 0) produce(r, &a_map, &b_map, &meta_map, after_pass);
     } else {
-        consume(r, wg - 1, k_tiles, tiles_16, m, n, alpha, beta, C, ldc, row_major, lines);
+        consume(r, wg - 1, k_tiles, tiles_16, m, n, alpha, beta, C, ldc, row_major, lines,
+                after_pass);
     }
     if constexpr (CL > 1)
         cluster_sync(); /* no block leaves while another may still arrive on its barriers */
@@ -537,16 +549,18 @@ __global__ void __launch_bounds__(3 * WG, 1)
 #endif
 }
 
-/* C (outer lines of inner elements, ldc apart) *= beta (beta != 0): the
- * pre-pass of a split-K launch. Thread: element x of lines y, y + gridDim.y,
- * ... for x = its index along the line, grid-strided. */
+/* C (outer lines of inner elements, ldc apart) *= beta, or = 0 when beta
+ * is 0: the pre-pass of a split-K launch, which the kernel may overlap (it
+ * waits for the pass before it adds). Thread: element x of lines y,
+ * y + gridDim.y, ... for x = its index along the line, grid-strided. */
 __global__ void scale_c(float *__restrict__ C, int64_t inner, int64_t outer, int64_t ldc,
                         float beta)
 {
+    dependents_may_start();
     for (int64_t y = blockIdx.y; y < outer; y += gridDim.y)
         for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < inner;
              x += (int64_t)gridDim.x * blockDim.x)
-            C[y * ldc + x] *= beta;
+            C[y * ldc + x] = beta == 0.0f ? 0.0f : beta * C[y * ldc + x];
 }
 
 /* ------------------------------------------------------------------ */
@@ -725,18 +739,19 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         return TCSPMM_SUCCESS;
     }
 
-    /* The launch of a cluster of CL blocks with the full shared memory. */
-    static cudaLaunchConfig_t config(cudaLaunchAttribute *cluster, cudaStream_t stream)
+    /* The launch of a cluster of CL blocks with the full shared memory;
+     * attrs has room for one more attribute after the cluster's. */
+    static cudaLaunchConfig_t config(cudaLaunchAttribute (&attrs)[2], cudaStream_t stream)
     {
-        cluster->id = cudaLaunchAttributeClusterDimension;
-        cluster->val.clusterDim.x = CL;
-        cluster->val.clusterDim.y = cluster->val.clusterDim.z = 1;
+        attrs[0].id = cudaLaunchAttributeClusterDimension;
+        attrs[0].val.clusterDim.x = CL;
+        attrs[0].val.clusterDim.y = attrs[0].val.clusterDim.z = 1;
         cudaLaunchConfig_t cfg = {};
         cfg.gridDim = dim3(CL);
         cfg.blockDim = dim3(3 * WG);
         cfg.dynamicSmemBytes = SMEM;
         cfg.stream = stream;
-        cfg.attrs = cluster;
+        cfg.attrs = attrs;
         cfg.numAttrs = CL > 1;
         return cfg;
     }
@@ -748,8 +763,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
     {
         static_assert(BM == 256 && BN == 128 && CL == 2, "pairs_fit is the 256 x 128 pairs'");
         if (maps->pairs_fit == 0) {
-            cudaLaunchAttribute cluster;
-            cudaLaunchConfig_t cfg = config(&cluster, 0);
+            cudaLaunchAttribute attrs[2];
+            cudaLaunchConfig_t cfg = config(attrs, 0);
             int count = 0;
             TCSPMM_TRY(TCSPMM_CUDA(cudaOccupancyMaxActiveClusters(
                 &count, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>, &cfg)));
@@ -771,25 +786,23 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
             return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                                "sp24_wgmma: %lld x %lld output needs %lld work units",
                                (long long)a->rows, (long long)a->n, (long long)units);
+        /* B was packed just before (sp24_mma.cu), or C is scaled now */
+        int after_pass = a->b_kind == SP24_WGMMA_B_PACKED ? AFTER_PACK : 0;
         if (sh->splits > 1 && a->beta != 1.0f) { /* the parts add into C: beta first */
             int64_t inner = a->row_major ? a->n : a->rows, outer = a->row_major ? a->rows : a->n;
-            if (a->beta == 0.0f) {
-                TCSPMM_TRY(TCSPMM_CUDA(cudaMemset2DAsync(a->C, (size_t)a->ldc * sizeof(float), 0,
-                                                         (size_t)inner * sizeof(float),
-                                                         (size_t)outer, stream)));
-            } else {
-                int64_t gx = (inner + 255) / 256, gy = outer < 4 * a->num_sms ? outer : 4 * a->num_sms;
-                scale_c<<<dim3((unsigned)(gx < 8 ? gx : 8), (unsigned)(gy < 65535 ? gy : 65535)),
-                          256, 0, stream>>>(a->C, inner, outer, a->ldc, a->beta);
-                TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
-            }
+            int64_t gx = (inner + 255) / 256, gy = outer < 4 * a->num_sms ? outer : 4 * a->num_sms;
+            scale_c<<<dim3((unsigned)(gx < 8 ? gx : 8), (unsigned)(gy < 65535 ? gy : 65535)), 256,
+                      0, stream>>>(a->C, inner, outer, a->ldc, a->beta);
+            TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+            after_pass = AFTER_SCALE;
         }
         auto kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>;
         if constexpr (ELEM != TCSPMM_PRECISION_TF32)
             if (a->b_kind == SP24_WGMMA_B_NMAJOR)
                 kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true, CL>;
-        cudaLaunchAttribute cluster;
-        cudaLaunchConfig_t cfg = config(&cluster, stream);
+        cudaLaunchAttribute attrs[2];
+        cudaLaunchConfig_t cfg = config(attrs, stream);
+        if (after_pass) cfg.numAttrs += dependent_launch_attribute(&attrs[cfg.numAttrs]);
         cfg.gridDim = dim3((unsigned)(CL * (units < fit ? units : fit)));
         /* the C windows only where store_lines can run (else a larger L1) */
         const int lines = a->row_major && sh->splits == 1 && a->ldc % 4 == 0 &&
@@ -798,7 +811,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
             &cfg, kernel, maps->a[BM == 128], maps->b[BN == 64], maps->meta[BM == 128],
             sh->k_tiles, a->rows_pad / 16, sh->clusters_m, sh->tiles_n, sh->splits, a->rows, a->n,
-            a->alpha, a->beta, a->C, a->ldc, a->row_major, lines)));
+            a->alpha, a->beta, a->C, a->ldc, a->row_major, lines, after_pass)));
         return TCSPMM_CUDA(cudaGetLastError());
     }
 };

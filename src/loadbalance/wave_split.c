@@ -22,12 +22,13 @@
 __extension__ typedef unsigned __int128 u128;
 
 /* With one wave or less, a split costs more than it saves unless the panel
- * is this many times the mean: measured on the H100 over the 44 shared
- * SuiteSparse matrices (bench/NOTES.md, "Load balancing with one wave or
- * less"), splitting every panel above the mean made most matrices whose
- * heaviest panel is under 3x the mean up to 3.4x slower, and every one at
- * 4x or more 1.1x to 33x faster. */
-enum { UNDERFILLED_MIN_LOADS = 4 };
+ * is this many times the mean. Measured on the H100 (bench/NOTES.md, "Load
+ * balancing with one wave or less" and "Split panels overlap their beta
+ * pass"): at 4x (the second session's choice, when a split cost more) 2 was
+ * 1.10x faster over 22 matrices at N = 32, 128, 512 (sme3Da 1.57x at 128)
+ * and at most 1.11x slower (ted_B at 128); splitting every panel above the
+ * mean (1) was up to 1.6x slower (Zhao2 at 32, bcsstk18 at 512). */
+enum { UNDERFILLED_MIN_LOADS = 2 };
 
 /* Size classes of the launch order: four per octave of block counts. A
  * virtual panel is late and long when its blocks exceed 1/LATE_SHARE of
