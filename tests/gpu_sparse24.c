@@ -190,6 +190,10 @@ int main(int argc, char **argv)
         {600, 2100, 64, BF, C, SP24_B_FP32, 0, 1.0f, 1.0f},
         {600, 2100, 60, TF, R, SP24_B_FP32, 3, 2.0f, 0.0f},
         {300, 9000, 7, BF, R, SP24_B_FP32, 1, 1.0f, -1.0f},
+        /* split K into a row-major C with ldc a multiple of 4, the last
+         * 8-column chunk 1 or 2 columns wide */
+        {600, 2100, 65, BF, R, SP24_B_FP32, 3, 1.0f, 0.5f},
+        {600, 2100, 66, FP, R, SP24_B_FP32, 2, -1.0f, 0.0f},
         /* few tiles, long K (wgmma.sp: 128 x 128 tiles; 256 x 128 ones would
          * split K, which they do not) */
         {1100, 2000, 1024, BF, R, SP24_B_BF16, 0, 1.0f, 0.5f},
