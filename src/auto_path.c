@@ -8,7 +8,8 @@
  * bench/results/launch-order-2026-11-23/ and auto-clustered-2026-11-23/ (the
  * kernel with its launch order); A's own order in TF32 re-fitted on
  * dependent-launch-2026-11-25/ (43 of the 44, after the split threshold
- * fell to 2x the mean; FP32 came out unchanged, clustered was not re-run). For each precision, order and N, the
+ * fell to 2x the mean; FP32 came out unchanged, clustered was not re-run).
+ * For each precision, order and N, the
  * thresholds that give the best geomean while every matrix the rule sends to
  * HRPB ran at least 1.05x cuSPARSE (so that timing noise cannot put the auto
  * path under 0.95x). HRPB wins when its bricks are dense (alpha high), or

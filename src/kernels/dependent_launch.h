@@ -3,8 +3,9 @@
  * same stream (the beta pass over C of split parts, the packing of B) lets
  * that kernel start while the pass still runs: the pass says so as it
  * begins (dependents_may_start), the kernel is launched with the attribute
- * (dependent_launch_attribute), and it waits for the pass (wait_for_pass)
- * only before it touches what the pass writes. Only the launch right after
+ * (dependent_launch_attribute, where dependent_launch_supported), and it
+ * waits for the pass (wait_for_pass) only before it touches what the pass
+ * writes. Only the launch right after
  * our own pass gets the attribute: the pass itself starts after everything
  * before it on the stream has finished, so the kernel never overlaps the
  * caller's work. Before compute capability 9.0 both device calls compile to
@@ -31,10 +32,9 @@ __device__ __forceinline__ void wait_for_pass(void)
 #endif
 }
 
-/* *attr: the launch attribute that makes a kernel a dependent of the one
- * before it on its stream. Returns 0, leaving *attr alone, where the current
- * device cannot do it (or cannot be asked). */
-static inline int dependent_launch_attribute(cudaLaunchAttribute *attr)
+/* Whether the current device can launch dependents (compute capability 9.0
+ * or later): asked once, when a product is set up, not at every launch. */
+static inline int dependent_launch_supported(void)
 {
     int dev = 0, major = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -42,10 +42,15 @@ static inline int dependent_launch_attribute(cudaLaunchAttribute *attr)
         cudaGetLastError();
         return 0;
     }
-    if (major < 9) return 0;
+    return major >= 9;
+}
+
+/* *attr: the launch attribute that makes a kernel a dependent of the one
+ * before it on its stream (only where dependent_launch_supported). */
+static inline void dependent_launch_attribute(cudaLaunchAttribute *attr)
+{
     attr->id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr->val.programmaticStreamSerializationAllowed = 1;
-    return 1;
 }
 
 #endif

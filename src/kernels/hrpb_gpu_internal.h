@@ -22,6 +22,7 @@ typedef struct hrpb_vpanel {
 struct hrpb_gpu {
     int panel_rows;           /* TM */
     int split;                /* 1: FP32-accurate 3xTF32 arithmetic, 0: TF32 */
+    int dependent_launch;     /* the kernel may start while the beta pass runs (sm_90+) */
     int64_t rows, cols;
     int64_t num_vpanels;
     int64_t num_split_panels; /* distinct panels cut into several parts */

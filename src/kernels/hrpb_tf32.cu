@@ -623,6 +623,7 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
         vpanels[i].split = w->vp_split[v];
     }
     g->split = split_for(precision);
+    g->dependent_launch = dependent_launch_supported();
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
@@ -745,7 +746,8 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     cfg.blockDim = dim3(32 * warps);
     cfg.stream = stream;
     cfg.attrs = &dependent;
-    cfg.numAttrs = scaled && dependent_launch_attribute(&dependent);
+    dependent_launch_attribute(&dependent);
+    cfg.numAttrs = scaled && g->dependent_launch;
     TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
         &cfg, kernel_for(g->panel_rows, warps, vec, g->split), g->vpanels, g->size_ptr,
         g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C,

@@ -802,7 +802,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
                 kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true, CL>;
         cudaLaunchAttribute attrs[2];
         cudaLaunchConfig_t cfg = config(attrs, stream);
-        if (after_pass) cfg.numAttrs += dependent_launch_attribute(&attrs[cfg.numAttrs]);
+        if (after_pass) dependent_launch_attribute(&attrs[cfg.numAttrs++]); /* sm_90 only */
         cfg.gridDim = dim3((unsigned)(CL * (units < fit ? units : fit)));
         /* the C windows only where store_lines can run (else a larger L1) */
         const int lines = a->row_major && sh->splits == 1 && a->ldc % 4 == 0 &&
