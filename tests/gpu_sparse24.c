@@ -64,6 +64,7 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     float *B = malloc((size_t)b_count * sizeof(float)), *Br = malloc((size_t)b_count * sizeof(float));
     uint16_t *B16 = malloc((size_t)b_count * sizeof(uint16_t));
     float *C0 = malloc((size_t)c_count * sizeof(float)), *C = malloc((size_t)c_count * sizeof(float));
+    float *C_again = malloc((size_t)c_count * sizeof(float));
     double *ref = malloc((size_t)(t->m * t->n + 1) * sizeof(double));
     double *ref_r = malloc((size_t)(t->m * t->n + 1) * sizeof(double));
     rng_fill(B, (size_t)b_count, next_seed++);
@@ -92,11 +93,18 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dC, (size_t)c_count * sizeof(float))));
     CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dB, t->b_type == SP24_B_FP32 ? (void *)B : (void *)B16,
                                     b_bytes, cudaMemcpyHostToDevice)));
-    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, C, (size_t)c_count * sizeof(float), cudaMemcpyHostToDevice)));
-    CHECK_OK(sp24_gpu_spmm(g, t->n, t->alpha, dB, t->b_type, ldb, t->beta, dC, ldc, t->layout,
-                           NULL));
-    CHECK_OK(TCSPMM_CUDA(cudaDeviceSynchronize()));
-    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)c_count * sizeof(float), cudaMemcpyDeviceToHost)));
+    /* twice from the same C: every kernel (split K included) adds in a fixed
+     * order, so the two products agree bit for bit */
+    for (int run = 0; run < 2; run++) {
+        CHECK_OK(TCSPMM_CUDA(
+            cudaMemcpy(dC, C, (size_t)c_count * sizeof(float), cudaMemcpyHostToDevice)));
+        CHECK_OK(sp24_gpu_spmm(g, t->n, t->alpha, dB, t->b_type, ldb, t->beta, dC, ldc,
+                               t->layout, NULL));
+        CHECK_OK(TCSPMM_CUDA(cudaDeviceSynchronize()));
+        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(run ? C : C_again, dC, (size_t)c_count * sizeof(float),
+                                        cudaMemcpyDeviceToHost)));
+    }
+    int same_twice = memcmp(C, C_again, (size_t)c_count * sizeof(float)) == 0;
 
     CHECK_OK(reference_spmm(&A, t->n, t->alpha, B, ldb, t->beta, C0, ldc, t->layout, ref));
     CHECK_OK(reference_spmm(&Ar, t->n, t->alpha, Br, ldb, t->beta, C0, ldc, t->layout, ref_r));
@@ -119,6 +127,7 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     CHECK(r.pass);
     CHECK(rr.pass);
     CHECK(gap_written == 0);
+    CHECK(same_twice);
 
     cudaFree(dB);
     cudaFree(dC);
@@ -127,6 +136,7 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     free(B16);
     free(C0);
     free(C);
+    free(C_again);
     free(ref);
     free(ref_r);
     sp24_gpu_free(g);

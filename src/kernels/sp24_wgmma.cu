@@ -18,12 +18,7 @@
 #define META_BYTES 256  /* per stage and 16-row tile: the words of two k-tiles */
 #define GROUP_M 16      /* tiles along M that run next to each other (L2 reuse of B) */
 #define WINDOW_FLOATS (16 * 32) /* a consumer warp's C window: 16 rows x 32 columns */
-/* What the kernel waits for when it was launched as a dependent of the pass
- * before it (dependent_launch.h): the packing of B (the producer, before its
- * first load) or the beta pass over C of a split K (the consumers, before
- * they add into C). */
-#define AFTER_PACK 1
-#define AFTER_SCALE 2
+#define PART_PAD 8 /* split K: floats after each row of a part's sums in shared memory */
 
 /* ------------------------------------------------------------------ */
 /* PTX wrappers: mbarrier, TMA, wgmma. */
@@ -85,11 +80,33 @@ __device__ __forceinline__ uint32_t cluster_rank()
     return r;
 }
 
-/* Every thread of both CTAs of the cluster, with the memory order of a
+/* Every thread of every CTA of the cluster, with the memory order of a
  * release and an acquire. */
 __device__ __forceinline__ void cluster_sync()
 {
     asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+/* The 16 bytes at local's offset in the shared memory of CTA rank of the
+ * cluster (this CTA's own included). */
+__device__ __forceinline__ float4 ld_cluster_f4(uint32_t local, uint32_t rank)
+{
+    float4 v;
+    asm volatile("{\n"
+                 ".reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %4, %5;\n"
+                 "ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n"
+                 "}"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(local), "r"(rank)
+                 : "memory");
+    return v;
+}
+
+/* The two consumer warpgroups (named barrier 1; the producer's is not in it). */
+__device__ __forceinline__ void consumers_sync()
+{
+    asm volatile("bar.sync 1, %0;" ::"n"(2 * WG) : "memory");
 }
 
 /* A box of a 2-D tensor map (coordinates in elements, inner first) into
@@ -202,10 +219,11 @@ WGMMA_SP(TCSPMM_PRECISION_TF32, 64, "m64n64k16.f32.tf32.tf32", REGS32, TAIL32_TF
 
 /* ------------------------------------------------------------------ */
 /* The work unit u of a launch, for the block of rank `rank` in its cluster
- * of CL: part u / (clusters_m * tiles_n) of the K range of CL tiles next to
- * each other along M (every such set's part p before any set's part p + 1),
- * the rank-th of them; sets in groups of GROUP_M tiles along M for each tile
- * along N, so that the units running at the same time share B in L2. */
+ * of CL: part u % splits of the K range of set u / splits, a set being CL
+ * tiles next to each other along M, the rank-th of them (split K: CL is 1
+ * and the parts of a tile are the blocks of one cluster); sets in groups of
+ * GROUP_M tiles along M for each tile along N, so that the units running at
+ * the same time share B in L2. */
 struct work_unit {
     int64_t m0, n0;
     int kb0, kb1; /* stages [kb0, kb1) of the K range */
@@ -216,7 +234,7 @@ __device__ __forceinline__ work_unit unit_at(int u, int clusters_m, int tiles_n,
                                              int splits, uint32_t rank)
 {
     constexpr int GROUP = GROUP_M / CL;
-    const int sets = clusters_m * tiles_n, set = u % sets, part = u / sets;
+    const int set = u / splits, part = u % splits;
     const int first = set / (GROUP * tiles_n) * GROUP;
     const int in_group = set % (GROUP * tiles_n), group = min(GROUP, clusters_m - first);
     work_unit w;
@@ -243,6 +261,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
     /* after the stages: their full and empty barriers, then each consumer
      * warp's C window (16 rows x 32 floats) */
     static constexpr int WINDOW_OFFSET = STAGES * STAGE_BYTES + 128;
+    static_assert(BM * (BN + PART_PAD) * 4 <= STAGES * STAGE_BYTES,
+                  "split K leaves a part's sums in the stages");
     uint8_t *smem;
     uint64_t *full, *empty;
     int units, clusters_m, tiles_n, k_stages, splits;
@@ -257,12 +277,12 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
 __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r,
                                         const CUtensorMap *a_map, const CUtensorMap *b_map,
-                                        const CUtensorMap *meta_map, int after_pass)
+                                        const CUtensorMap *meta_map, int after_pack)
 {
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
     constexpr int X = ROW_BYTES / R::ELEM_BYTES; /* elements of a 128-byte box row */
     constexpr int B_BOXES = NMAJOR ? BN / 64 : 2;
-    if (after_pass & AFTER_PACK) wait_for_pass();
+    if (after_pack) wait_for_pass(); /* B is packed by the kernel before this one */
     int it = 0;
     for (int u = blockIdx.x / CL; u < r.units; u += gridDim.x / CL) {
         const work_unit w =
@@ -336,7 +356,7 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
     }
 }
 
-/* Consumer warpgroup c (0 or 1) owns rows c*MW*64 .. +MW*64 of each tile:
+/* Consumer warpgroup c (0 or 1) owns rows c*MW*64 .. +MW*64 of each unit:
  * per stage it issues, for each of its MW 64-row slices, four wgmma.sp
  * k-steps (selector = k-step % 2, so the two k-steps of a k-tile share one
  * metadata word) as one wgmma group, waits for it, and releases the stage
@@ -346,12 +366,13 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
  * Thread: the m64nBN accumulator fragment, rows g and g + 8 (g = lane / 4)
  * and columns 8j + 2q, 8j + 2q + 1 (q = lane % 4) of each n8 chunk j,
  * written to C at the end of each unit: an interior tile of a row-major C
- * through store_lines (lines), any other directly, with edge masks. */
+ * through store_lines (lines), any other directly, with edge masks; or, when
+ * K is split (one unit a block), into shared memory for add_parts. */
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
 __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r, int c,
                                         int k_tiles, int64_t tiles_16, int64_t m, int64_t n,
                                         float alpha, float beta, float *__restrict__ C,
-                                        int64_t ldc, int row_major, int lines, int after_pass)
+                                        int64_t ldc, int row_major, int lines)
 {
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
     constexpr int ACC = BN / 2; /* floats per thread of one m64nBN fragment */
@@ -361,7 +382,6 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     const int t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
     const int g = lane / 4, q = lane % 4;
     const bool pairs = row_major && (ldc % 2 == 0) && ((uintptr_t)C % 8 == 0);
-    const bool add = r.splits > 1; /* split K: C was scaled by beta before the launch */
     /* Descriptors of stage 0; a stage, a slice or a k-step moves the start
      * address, which is the descriptor's low field (bytes / 16). */
     const uint64_t a_desc0 = tile_desc(r.smem + c * MW * 64 * ROW_BYTES);
@@ -432,7 +452,20 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             }
         }
 
-        if (after_pass & AFTER_SCALE) wait_for_pass();
+        if (MW == 1 && r.splits > 1) { /* the block's only unit: its stages are free
+                                          once both consumer warpgroups have read them */
+            consumers_sync();
+            float *part = (float *)r.smem;
+#pragma unroll
+            for (int i = 0; i < MW; i++)
+#pragma unroll
+                for (int j = 0; j < ACC; j += 2) {
+                    const int row = (c * MW + i) * 64 + warp * 16 + g + 8 * ((j / 2) % 2);
+                    *(float2 *)(part + row * (BN + PART_PAD) + 8 * (j / 4) + 2 * q) =
+                        make_float2(acc[i][j], acc[i][j + 1]);
+                }
+            continue;
+        }
         if (lines && w.m0 + R::BM <= m && w.n0 + BN <= n) { /* interior tile */
             float *window = (float *)(r.smem + R::WINDOW_OFFSET) + (c * 4 + warp) * WINDOW_FLOATS;
             store_lines<MW, ACC>(acc, window, C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0,
@@ -449,10 +482,6 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
                 float v0 = alpha * acc[i][j], v1 = alpha * acc[i][j + 1];
                 if (pairs && col + 1 < n) {
                     float2 *p = (float2 *)(C + row * ldc + col);
-                    if (add) {
-                        atomicAdd(p, make_float2(v0, v1));
-                        continue;
-                    }
                     if (beta != 0.0f) {
                         float2 old = *p;
                         v0 += beta * old.x;
@@ -464,11 +493,6 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
                 float *p0 = C + (row_major ? row * ldc + col : col * ldc + row);
                 float *p1 = row_major ? p0 + 1 : p0 + ldc;
                 bool two = col + 1 < n;
-                if (add) {
-                    atomicAdd(p0, v0);
-                    if (two) atomicAdd(p1, v1);
-                    continue;
-                }
                 if (beta != 0.0f) v0 += beta * *p0;
                 *p0 = v0;
                 if (!two) continue;
@@ -479,15 +503,68 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     }
 }
 
+/* Split K: the blocks of a cluster have each left the sums of one part of a
+ * tile's K range (at m0, n0) in their shared memory, rows BN + PART_PAD
+ * floats apart. Block `rank` of the `parts` adds rows BM rank / parts ..
+ * BM (rank + 1) / parts - 1 of all of them, in rank order (so a product
+ * gives the same C on every run), and writes C = alpha * sum + beta * C
+ * there. Thread: four neighbouring columns of a row, the block's threads
+ * moving along the rows (row-major C) or down the columns (column-major
+ * C), so that neighbouring threads write neighbouring addresses. */
+template <int BM, int BN>
+__device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int parts,
+                                          int64_t m0, int64_t n0, int64_t m, int64_t n,
+                                          float alpha, float beta, float *__restrict__ C,
+                                          int64_t ldc, int row_major)
+{
+    constexpr int QUADS = BN / 4;
+    const int row0 = BM * (int)rank / parts, rows = BM * ((int)rank + 1) / parts - row0;
+    const bool quads = row_major && ldc % 4 == 0 && (uintptr_t)C % 16 == 0;
+    const uint32_t base = smem_u32(part);
+    for (int t = threadIdx.x; t < rows * QUADS; t += blockDim.x) {
+        const int row = row0 + (row_major ? t / QUADS : t % rows);
+        const int quad = row_major ? t % QUADS : t / rows;
+        const uint32_t at = base + (uint32_t)(row * (BN + PART_PAD) + 4 * quad) * 4;
+        float4 sum = ld_cluster_f4(at, 0);
+        for (int p = 1; p < parts; p++) {
+            const float4 v = ld_cluster_f4(at, (uint32_t)p);
+            sum.x += v.x;
+            sum.y += v.y;
+            sum.z += v.z;
+            sum.w += v.w;
+        }
+        const int64_t i = m0 + row, j = n0 + 4 * quad;
+        if (i >= m || j >= n) continue;
+        float v[4] = {alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w};
+        if (quads && j + 4 <= n) {
+            float4 *c = (float4 *)(C + i * ldc + j);
+            if (beta != 0.0f) {
+                const float4 old = *c;
+                v[0] += beta * old.x;
+                v[1] += beta * old.y;
+                v[2] += beta * old.z;
+                v[3] += beta * old.w;
+            }
+            *c = make_float4(v[0], v[1], v[2], v[3]);
+            continue;
+        }
+        for (int k = 0; k < 4 && j + k < n; k++) {
+            float *c = row_major ? C + i * ldc + j + k : C + (j + k) * ldc + i;
+            *c = beta != 0.0f ? v[k] + beta * *c : v[k];
+        }
+    }
+}
+
 /* sp24_wgmma_spmm: C = alpha*A*B + beta*C in BM x BN tiles, BM = 2 * MW * 64.
  *
  * Persistent, in clusters of CL blocks (1 or 2): cluster i of gridDim.x / CL
  * takes the work units u = i, i + gridDim.x / CL, ...; a unit is CL tiles
  * next to each other along M (one per block of the cluster; a pair shares
- * B, which each block loads half of into both), or one part of their K range
- * when K is split (the parts add into C atomically). In a pair, the second
- * tile of an odd number along M lies past A's rows: it reads zeros and
- * writes nothing.
+ * B, which each block loads half of into both). In a pair, the second tile
+ * of an odd number along M lies past A's rows: it reads zeros and writes
+ * nothing. Split K (splits > 1, CL = 1): one unit a block, the launch in
+ * clusters of `splits` blocks, block p of a cluster taking part p of one
+ * tile's K range; the cluster adds the parts in shared memory (add_parts).
  * Three warpgroups, whose shared-memory stage ring (struct ring) runs on
  * across units, so the loads of a block's next unit overlap the stores of
  * this one: warpgroup 0 is the producer (its first thread; produce), 1 and
@@ -495,8 +572,7 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
  * empty barrier the CL x 8 consumer warps of the cluster that have finished
  * reading it. lines: C is row-major, not split, 16-byte aligned rows, and
  * the launch gave the consumer warps their C windows (store_lines).
- * after_pass: AFTER_PACK, AFTER_SCALE or 0 (launched as a dependent of the
- * pass before it, or not). */
+ * after_pack: launched as a dependent of the packing of B (dependent_launch.h). */
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
 __global__ void __launch_bounds__(3 * WG, 1)
     sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -504,7 +580,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
                            const __grid_constant__ CUtensorMap meta_map, int k_tiles,
                            int64_t tiles_16, int clusters_m, int tiles_n, int splits, int64_t m,
                            int64_t n, float alpha, float beta, float *__restrict__ C,
-                           int64_t ldc, int row_major, int lines, int after_pass)
+                           int64_t ldc, int row_major, int lines, int after_pack)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
@@ -537,30 +613,22 @@ __global__ void __launch_bounds__(3 * WG, 1)
         cluster_sync(); /* every block's barriers exist before any is used */
 
     if (wg == 0) {
-        if (threadIdx.x == 0) produce(r, &a_map, &b_map, &meta_map, after_pass);
+        if (threadIdx.x == 0) produce(r, &a_map, &b_map, &meta_map, after_pack);
     } else {
-        consume(r, wg - 1, k_tiles, tiles_16, m, n, alpha, beta, C, ldc, row_major, lines,
-                after_pass);
+        consume(r, wg - 1, k_tiles, tiles_16, m, n, alpha, beta, C, ldc, row_major, lines);
     }
-    if constexpr (CL > 1)
-        cluster_sync(); /* no block leaves while another may still arrive on its barriers */
+    if (MW == 1 && splits > 1) { /* only 128-row tiles split K */
+        cluster_sync(); /* every part's sums lie in its block's shared memory */
+        const work_unit w = unit_at<R::BM, BN, CL>(blockIdx.x, clusters_m, tiles_n, r.k_stages,
+                                                   splits, 0);
+        add_parts<R::BM, BN>((const float *)r.smem, cluster_rank(), splits, w.m0, w.n0, m, n,
+                             alpha, beta, C, ldc, row_major);
+    }
+    if (CL > 1 || (MW == 1 && splits > 1))
+        cluster_sync(); /* no block leaves while another may still use its shared memory */
 #else
     __trap(); /* built for sm_90a only (CMakeLists.txt) */
 #endif
-}
-
-/* C (outer lines of inner elements, ldc apart) *= beta, or = 0 when beta
- * is 0: the pre-pass of a split-K launch, which the kernel may overlap (it
- * waits for the pass before it adds). Thread: element x of lines y,
- * y + gridDim.y, ... for x = its index along the line, grid-strided. */
-__global__ void scale_c(float *__restrict__ C, int64_t inner, int64_t outer, int64_t ldc,
-                        float beta)
-{
-    dependents_may_start();
-    for (int64_t y = blockIdx.y; y < outer; y += gridDim.y)
-        for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < inner;
-             x += (int64_t)gridDim.x * blockDim.x)
-            C[y * ldc + x] = beta == 0.0f ? 0.0f : beta * C[y * ldc + x];
 }
 
 /* ------------------------------------------------------------------ */
@@ -606,6 +674,8 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
     return TCSPMM_SUCCESS;
 }
 
+#define MAX_SPLITS 8 /* split K into at most this many parts (the portable cluster size) */
+
 /* The tensor maps of one uploaded matrix. A's and its metadata's depend
  * only on the matrix and the tile height, so they are encoded once; B's
  * (one per tile width) again only when B's buffer, kind, ld or width
@@ -618,7 +688,9 @@ struct sp24_wgmma_maps {
     const void *b_base; /* the B the b maps describe: its kind, ld and width */
     int b_kind;
     int64_t b_ld, b_n;
-    int pairs_fit; /* clusters of two 256 x 128 blocks that run at once (0: not asked, -1: none) */
+    /* clusters that run at once (0: not asked, -1: none): of two 256 x 128
+     * blocks, and of the parts of a split K ([BN == 64][parts]) */
+    int pairs_fit, split_fit[2][MAX_SPLITS + 1];
 };
 
 /* B's maps for a call: the packed buffer (n_pad rows of cols_pad, k
@@ -678,8 +750,7 @@ extern "C" tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const v
 
 extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 
-#define MAX_SPLITS 8      /* split K into at most this many parts ... */
-#define MIN_PART_STAGES 4 /* ... of at least this many stages each */
+#define MIN_PART_STAGES 4 /* split K into parts of at least this many stages */
 /* With at least this many waves of 256 x 128 tiles, they run in clusters
  * of two that share B. On the H100 (bf16, same-call A/B, M = K = 4096 and
  * 8192, N = 512..8192, and 16384 x 8192) pairs were 1-9% faster from 3.9
@@ -689,15 +760,16 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 #define PAIR_MIN_WAVES 3
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
- * and split K (the beta pass over C, the atomic adds) costs about 30% of the
- * product. */
+ * and split K (then a beta pass over C and atomic adds) cost about 30% of
+ * the product. */
 #define MID_SPEED 0.78
 #define SPLIT_PENALTY 1.3
 
 /* A launch shape: the tile configuration's grid and how K is split. */
 typedef struct launch_shape {
     int clusters_m, tiles_n, splits, k_tiles; /* clusters_m: of CL tiles along M, one a block */
-    double cost; /* waves x stages per part / relative speed of a block */
+    double cost;    /* waves x stages per part / relative speed of a block */
+    int64_t blocks; /* tiles x parts */
 } launch_shape;
 
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmma_config {
@@ -710,21 +782,30 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
      * when the tiles leave SMs idle, in 128-row tiles only: where 256-row
      * tiles would split K 4 ways (bf16, fp16 and tf32, 4096 x 256 on the
      * H100), 128-row tiles split 2 ways were 7-14% faster; where they would
-     * split 2 ways, 128-row tiles unsplit cost the model about as much. */
-    static launch_shape shape(const sp24_wgmma_args *a, double speed)
+     * split 2 ways, 128-row tiles unsplit cost the model about as much. The
+     * parts of a tile are a cluster, and all clusters run in one wave: where
+     * that many do not fit, K is split fewer ways (on the H100, clusters of
+     * 4 fit 30 times, of 3 39 times). */
+    static tcspmm_status shape(const sp24_wgmma_args *a, double speed, launch_shape *sh)
     {
-        launch_shape sh;
-        sh.clusters_m = (int)((a->rows + CL * BM - 1) / (CL * BM));
-        sh.tiles_n = (int)((a->n + BN - 1) / BN);
-        sh.k_tiles = (int)(a->cols_pad / sp24_ktile_cols(a->precision));
-        int64_t tiles = (int64_t)CL * sh.clusters_m * sh.tiles_n, k_stages = (sh.k_tiles + 1) / 2;
+        sh->clusters_m = (int)((a->rows + CL * BM - 1) / (CL * BM));
+        sh->tiles_n = (int)((a->n + BN - 1) / BN);
+        sh->k_tiles = (int)(a->cols_pad / sp24_ktile_cols(a->precision));
+        int64_t tiles = (int64_t)CL * sh->clusters_m * sh->tiles_n, k_stages = (sh->k_tiles + 1) / 2;
         int64_t splits = MW == 1 ? a->num_sms / tiles : 1;
         if (splits > k_stages / MIN_PART_STAGES) splits = k_stages / MIN_PART_STAGES;
-        sh.splits = (int)(splits < 1 ? 1 : splits > MAX_SPLITS ? MAX_SPLITS : splits);
-        int64_t waves = (tiles * sh.splits + a->num_sms - 1) / a->num_sms;
-        sh.cost = (double)waves * (BM / 256.0) * ((k_stages + sh.splits - 1) / sh.splits) / speed *
-                  (sh.splits > 1 ? SPLIT_PENALTY : 1.0);
-        return sh;
+        sh->splits = (int)(splits < 1 ? 1 : splits > MAX_SPLITS ? MAX_SPLITS : splits);
+        for (; sh->splits > 1; sh->splits--) {
+            int fit = 0;
+            TCSPMM_TRY(clusters_fit(sh->splits, SMEM - WINDOWS,
+                                    &a->maps->split_fit[BN == 64][sh->splits], &fit));
+            if (tiles <= fit) break;
+        }
+        int64_t waves = (tiles * sh->splits + a->num_sms - 1) / a->num_sms;
+        sh->cost = (double)waves * (BM / 256.0) * ((k_stages + sh->splits - 1) / sh->splits) /
+                   speed * (sh->splits > 1 ? SPLIT_PENALTY : 1.0);
+        sh->blocks = tiles * sh->splits;
+        return TCSPMM_SUCCESS;
     }
 
     static tcspmm_status prepare()
@@ -739,79 +820,73 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         return TCSPMM_SUCCESS;
     }
 
-    /* The launch of a cluster of CL blocks with the full shared memory;
-     * attrs has room for one more attribute after the cluster's. */
-    static cudaLaunchConfig_t config(cudaLaunchAttribute (&attrs)[2], cudaStream_t stream)
+    /* The launch of a cluster of `cluster` blocks with smem bytes of shared
+     * memory each; attrs has room for one more attribute after the
+     * cluster's. */
+    static cudaLaunchConfig_t config(cudaLaunchAttribute (&attrs)[2], cudaStream_t stream,
+                                     int cluster, int smem)
     {
         attrs[0].id = cudaLaunchAttributeClusterDimension;
-        attrs[0].val.clusterDim.x = CL;
+        attrs[0].val.clusterDim.x = (unsigned)cluster;
         attrs[0].val.clusterDim.y = attrs[0].val.clusterDim.z = 1;
         cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(CL);
+        cfg.gridDim = dim3((unsigned)cluster);
         cfg.blockDim = dim3(3 * WG);
-        cfg.dynamicSmemBytes = SMEM;
+        cfg.dynamicSmemBytes = (size_t)smem;
         cfg.stream = stream;
         cfg.attrs = attrs;
-        cfg.numAttrs = CL > 1;
+        cfg.numAttrs = cluster > 1;
         return cfg;
     }
 
-    /* *fit: how many clusters of CL blocks run on the device at once (0:
-     * none, as where two blocks of this size cannot share a GPC); asked of
-     * the device once per matrix (CL = 2 is the 256 x 128 shape only). */
-    static tcspmm_status clusters_fit(sp24_wgmma_maps *maps, int *fit)
+    /* *fit: how many clusters of `cluster` blocks with smem bytes each run
+     * on the device at once (0: none, as where that many blocks of this size
+     * cannot share a GPC), asked of the device once and kept in *known. */
+    static tcspmm_status clusters_fit(int cluster, int smem, int *known, int *fit)
     {
-        static_assert(BM == 256 && BN == 128 && CL == 2, "pairs_fit is the 256 x 128 pairs'");
-        if (maps->pairs_fit == 0) {
+        if (*known == 0) {
             cudaLaunchAttribute attrs[2];
-            cudaLaunchConfig_t cfg = config(attrs, 0);
+            cudaLaunchConfig_t cfg = config(attrs, 0, cluster, smem);
             int count = 0;
             TCSPMM_TRY(TCSPMM_CUDA(cudaOccupancyMaxActiveClusters(
                 &count, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>, &cfg)));
-            maps->pairs_fit = count > 0 ? count : -1;
+            *known = count > 0 ? count : -1;
         }
-        *fit = maps->pairs_fit > 0 ? maps->pairs_fit : 0;
+        *fit = *known > 0 ? *known : 0;
         return TCSPMM_SUCCESS;
     }
 
     /* fit: the clusters of CL blocks that run at once (the SMs for single
-     * blocks, clusters_fit for pairs); the grid is persistent, as many as fit. */
-    static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape *sh, int fit,
+     * blocks, clusters_fit for pairs); the grid is persistent, as many as
+     * fit. Split K: one block a unit, in clusters of the parts of a tile. */
+    static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape &sh, int fit,
                                 cudaStream_t stream)
     {
         sp24_wgmma_maps *maps = a->maps;
         TCSPMM_TRY(b_maps_for(maps, a));
-        int64_t units = (int64_t)sh->clusters_m * sh->tiles_n * sh->splits;
+        int64_t units = (int64_t)sh.clusters_m * sh.tiles_n * sh.splits;
         if (units > INT32_MAX / 2)
             return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                                "sp24_wgmma: %lld x %lld output needs %lld work units",
                                (long long)a->rows, (long long)a->n, (long long)units);
-        /* B was packed just before (sp24_mma.cu), or C is scaled now */
-        int after_pass = a->b_kind == SP24_WGMMA_B_PACKED ? AFTER_PACK : 0;
-        if (sh->splits > 1 && a->beta != 1.0f) { /* the parts add into C: beta first */
-            int64_t inner = a->row_major ? a->n : a->rows, outer = a->row_major ? a->rows : a->n;
-            int64_t gx = (inner + 255) / 256, gy = outer < 4 * a->num_sms ? outer : 4 * a->num_sms;
-            scale_c<<<dim3((unsigned)(gx < 8 ? gx : 8), (unsigned)(gy < 65535 ? gy : 65535)), 256,
-                      0, stream>>>(a->C, inner, outer, a->ldc, a->beta);
-            TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
-            after_pass = AFTER_SCALE;
-        }
         auto kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>;
         if constexpr (ELEM != TCSPMM_PRECISION_TF32)
             if (a->b_kind == SP24_WGMMA_B_NMAJOR)
                 kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true, CL>;
-        cudaLaunchAttribute attrs[2];
-        cudaLaunchConfig_t cfg = config(attrs, stream);
-        if (after_pass) dependent_launch_attribute(&attrs[cfg.numAttrs++]); /* sm_90 only */
-        cfg.gridDim = dim3((unsigned)(CL * (units < fit ? units : fit)));
         /* the C windows only where store_lines can run (else a larger L1) */
-        const int lines = a->row_major && sh->splits == 1 && a->ldc % 4 == 0 &&
+        const int lines = a->row_major && sh.splits == 1 && a->ldc % 4 == 0 &&
                           (uintptr_t)a->C % 16 == 0;
-        if (!lines) cfg.dynamicSmemBytes = SMEM - WINDOWS;
+        cudaLaunchAttribute attrs[2];
+        cudaLaunchConfig_t cfg = config(attrs, stream, sh.splits > 1 ? sh.splits : CL,
+                                        lines ? SMEM : SMEM - WINDOWS);
+        cfg.gridDim = dim3((unsigned)(sh.splits > 1 ? units : CL * (units < fit ? units : fit)));
+        /* B was packed just before (sp24_mma.cu) */
+        const int after_pack = a->b_kind == SP24_WGMMA_B_PACKED;
+        if (after_pack) dependent_launch_attribute(&attrs[cfg.numAttrs++]); /* sm_90 only */
         TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
             &cfg, kernel, maps->a[BM == 128], maps->b[BN == 64], maps->meta[BM == 128],
-            sh->k_tiles, a->rows_pad / 16, sh->clusters_m, sh->tiles_n, sh->splits, a->rows, a->n,
-            a->alpha, a->beta, a->C, a->ldc, a->row_major, lines, after_pass)));
+            sh.k_tiles, a->rows_pad / 16, sh.clusters_m, sh.tiles_n, sh.splits, a->rows, a->n,
+            a->alpha, a->beta, a->C, a->ldc, a->row_major, lines, after_pack)));
         return TCSPMM_CUDA(cudaGetLastError());
     }
 };
@@ -821,7 +896,10 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
  * memory-bound: half-height tiles move the same bytes per flop and need half
  * the split K (on the H100, bf16 and tf32, M = K = 4096..16384, N = 128 they
  * were the fastest shape tried or tied with it; 256 x 128 with split K was
- * up to 1.2x slower). Else 256 x 128 (three stages of 64 KB; in clusters
+ * up to 1.2x slower); but 128 x 64 where its split K keeps more SMs busy
+ * (the clusters of the parts fill the GPCs unevenly: at M = 4096, 32 tiles
+ * in 3 parts against 64 in 2: bf16 and fp16 1.005x-1.02x with 16-bit B,
+ * 0.98x with fp32 B; at M = 2048 1.07x-1.12x). Else 256 x 128 (three stages of 64 KB; in clusters
  * of two from PAIR_MIN_WAVES waves) or 128 x 128 (four stages), whichever
  * shape's cost is lower. */
 template <tcspmm_precision ELEM> struct wgmma_configs {
@@ -846,20 +924,21 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
     typedef typename wgmma_configs<ELEM>::mid mid;
     typedef typename wgmma_configs<ELEM>::small small;
-    if (a->n <= 64) {
-        launch_shape s = small::shape(a, 1.0);
-        return small::launch(a, &s, a->num_sms, stream);
-    }
-    launch_shape m = mid::shape(a, MID_SPEED);
-    if (a->n <= 128) return mid::launch(a, &m, a->num_sms, stream);
-    launch_shape b = big::shape(a, 1.0);
-    if (b.cost > m.cost) return mid::launch(a, &m, a->num_sms, stream);
-    launch_shape p = big_pairs::shape(a, 1.0);
+    launch_shape s, m, b, p;
+    if (a->n <= 128) TCSPMM_TRY(small::shape(a, 1.0, &s));
+    if (a->n <= 64) return small::launch(a, s, a->num_sms, stream);
+    TCSPMM_TRY(mid::shape(a, MID_SPEED, &m));
+    if (a->n <= 128) /* split K: the tile width that keeps more SMs busy (128 x 128 if tied) */
+        return s.splits > 1 && s.blocks > m.blocks ? small::launch(a, s, a->num_sms, stream)
+                                                   : mid::launch(a, m, a->num_sms, stream);
+    TCSPMM_TRY(big::shape(a, 1.0, &b));
+    if (b.cost > m.cost) return mid::launch(a, m, a->num_sms, stream);
+    TCSPMM_TRY(big_pairs::shape(a, 1.0, &p));
     int fit = 0;
     if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
-        TCSPMM_TRY(big_pairs::clusters_fit(a->maps, &fit));
-    return fit > 0 ? big_pairs::launch(a, &p, fit, stream)
-                   : big::launch(a, &b, a->num_sms, stream);
+        TCSPMM_TRY(big_pairs::clusters_fit(2, big_pairs::SMEM, &a->maps->pairs_fit, &fit));
+    return fit > 0 ? big_pairs::launch(a, p, fit, stream)
+                   : big::launch(a, b, a->num_sms, stream);
 }
 
 extern "C" int sp24_wgmma_usable(void)
