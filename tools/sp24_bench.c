@@ -209,6 +209,17 @@ static tcspmm_status cusparselt_setup(problem *p)
                                                 &zero, p->dC, p->dC, p->lt_workspace,
                                                 &p->stream, 1),
                          "cusparseLtMatmulSearch"));
+    /* the algorithm the search chose (its split K among them) may need more */
+    size_t searched = 0;
+    TCSPMM_TRY(lt_status(cusparseLtMatmulGetWorkspace(&p->lt, &p->lt_plan, &searched),
+                         "cusparseLtMatmulGetWorkspace"));
+    if (searched > workspace) {
+        fprintf(stderr, "cuSPARSELt: the searched plan needs %zu workspace bytes (%zu before)\n",
+                searched, workspace);
+        cudaFree(p->lt_workspace);
+        p->lt_workspace = NULL;
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->lt_workspace, searched)));
+    }
     p->lt_ready = 1;
     return TCSPMM_SUCCESS;
 }
