@@ -266,6 +266,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
     uint8_t *smem;
     uint64_t *full, *empty;
     int units, clusters_m, tiles_n, k_stages, splits;
+    bool split_k;  /* splits > 1 (128-row tiles only): one unit a block, parts added in the cluster */
     uint32_t rank; /* of this block in its cluster of CL */
 };
 
@@ -310,6 +311,21 @@ __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     }
 }
 
+/* *c = a * v + beta * *c for four neighbouring floats (c 16-byte aligned;
+ * C is not read when beta is 0). */
+__device__ __forceinline__ void store4(float4 *c, float a, float4 v, float beta)
+{
+    float4 r = make_float4(a * v.x, a * v.y, a * v.z, a * v.w);
+    if (beta != 0.0f) {
+        const float4 old = *c;
+        r.x += beta * old.x;
+        r.y += beta * old.y;
+        r.z += beta * old.z;
+        r.w += beta * old.w;
+    }
+    *c = r;
+}
+
 /* A consumer warp's rows of an interior tile of row-major C (c0: its first
  * row and the tile's first column; ldc and c0 multiples of 4 floats):
  * C = alpha * acc + beta * C, 32 columns at a time through the warp's
@@ -340,16 +356,9 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
 #pragma unroll
             for (int k = 0; k < 4; k++) { /* row lane / 8 + 4k, columns 4 (lane % 8) + 0..3 */
                 const int row = lane / 8 + 4 * k, unit = lane % 8;
-                float4 v = *(const float4 *)(window + row * 32 + ((unit ^ (row % 8)) * 4));
-                float4 *p = (float4 *)(c0 + (int64_t)(i * 64 + row) * ldc + 32 * h + 4 * unit);
-                if (beta != 0.0f) {
-                    const float4 old = *p;
-                    v.x += beta * old.x;
-                    v.y += beta * old.y;
-                    v.z += beta * old.z;
-                    v.w += beta * old.w;
-                }
-                *p = v;
+                const float4 v = *(const float4 *)(window + row * 32 + ((unit ^ (row % 8)) * 4));
+                store4((float4 *)(c0 + (int64_t)(i * 64 + row) * ldc + 32 * h + 4 * unit), 1.0f,
+                       v, beta);
             }
             __syncwarp();
         }
@@ -452,8 +461,8 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             }
         }
 
-        if (MW == 1 && r.splits > 1) { /* the block's only unit: its stages are free
-                                          once both consumer warpgroups have read them */
+        if (r.split_k) { /* the block's only unit: its stages are free once both
+                            consumer warpgroups have read them */
             consumers_sync();
             float *part = (float *)r.smem;
 #pragma unroll
@@ -535,19 +544,11 @@ __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int 
         }
         const int64_t i = m0 + row, j = n0 + 4 * quad;
         if (i >= m || j >= n) continue;
-        float v[4] = {alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w};
         if (quads && j + 4 <= n) {
-            float4 *c = (float4 *)(C + i * ldc + j);
-            if (beta != 0.0f) {
-                const float4 old = *c;
-                v[0] += beta * old.x;
-                v[1] += beta * old.y;
-                v[2] += beta * old.z;
-                v[3] += beta * old.w;
-            }
-            *c = make_float4(v[0], v[1], v[2], v[3]);
+            store4((float4 *)(C + i * ldc + j), alpha, sum, beta);
             continue;
         }
+        const float v[4] = {alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w};
         for (int k = 0; k < 4 && j + k < n; k++) {
             float *c = row_major ? C + i * ldc + j + k : C + (j + k) * ldc + i;
             *c = beta != 0.0f ? v[k] + beta * *c : v[k];
@@ -595,6 +596,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
     r.tiles_n = tiles_n;
     r.k_stages = (k_tiles + 1) / 2;
     r.splits = splits;
+    r.split_k = MW == 1 && splits > 1; /* a constant false for 256-row tiles */
     r.rank = CL == 1 ? 0 : cluster_rank();
     /* warp-uniform by construction, so the compiler keeps it (and the
      * descriptors built from it) in uniform registers */
@@ -617,14 +619,14 @@ __global__ void __launch_bounds__(3 * WG, 1)
     } else {
         consume(r, wg - 1, k_tiles, tiles_16, m, n, alpha, beta, C, ldc, row_major, lines);
     }
-    if (MW == 1 && splits > 1) { /* only 128-row tiles split K */
+    if (r.split_k) {
         cluster_sync(); /* every part's sums lie in its block's shared memory */
         const work_unit w = unit_at<R::BM, BN, CL>(blockIdx.x, clusters_m, tiles_n, r.k_stages,
                                                    splits, 0);
         add_parts<R::BM, BN>((const float *)r.smem, cluster_rank(), splits, w.m0, w.n0, m, n,
                              alpha, beta, C, ldc, row_major);
     }
-    if (CL > 1 || (MW == 1 && splits > 1))
+    if (CL > 1 || r.split_k)
         cluster_sync(); /* no block leaves while another may still use its shared memory */
 #else
     __trap(); /* built for sm_90a only (CMakeLists.txt) */
@@ -768,9 +770,14 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 /* A launch shape: the tile configuration's grid and how K is split. */
 typedef struct launch_shape {
     int clusters_m, tiles_n, splits, k_tiles; /* clusters_m: of CL tiles along M, one a block */
-    double cost;    /* waves x stages per part / relative speed of a block */
-    int64_t blocks; /* tiles x parts */
+    double cost; /* waves x stages per part / relative speed of a block */
 } launch_shape;
+
+/* The blocks a shape of single blocks (not pairs) launches: tiles x parts. */
+static int64_t blocks(const launch_shape &sh)
+{
+    return (int64_t)sh.clusters_m * sh.tiles_n * sh.splits;
+}
 
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmma_config {
     static constexpr int BM = 2 * MW * 64;
@@ -804,7 +811,6 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         int64_t waves = (tiles * sh->splits + a->num_sms - 1) / a->num_sms;
         sh->cost = (double)waves * (BM / 256.0) * ((k_stages + sh->splits - 1) / sh->splits) /
                    speed * (sh->splits > 1 ? SPLIT_PENALTY : 1.0);
-        sh->blocks = tiles * sh->splits;
         return TCSPMM_SUCCESS;
     }
 
@@ -929,8 +935,8 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     if (a->n <= 64) return small::launch(a, s, a->num_sms, stream);
     TCSPMM_TRY(mid::shape(a, MID_SPEED, &m));
     if (a->n <= 128) /* split K: the tile width that keeps more SMs busy (128 x 128 if tied) */
-        return s.splits > 1 && s.blocks > m.blocks ? small::launch(a, s, a->num_sms, stream)
-                                                   : mid::launch(a, m, a->num_sms, stream);
+        return s.splits > 1 && blocks(s) > blocks(m) ? small::launch(a, s, a->num_sms, stream)
+                                                     : mid::launch(a, m, a->num_sms, stream);
     TCSPMM_TRY(big::shape(a, 1.0, &b));
     if (b.cost > m.cost) return mid::launch(a, m, a->num_sms, stream);
     TCSPMM_TRY(big_pairs::shape(a, 1.0, &p));
