@@ -311,8 +311,13 @@ __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     }
 }
 
-/* *c = a * v + beta * *c for four neighbouring floats (c 16-byte aligned;
- * C is not read when beta is 0). */
+/* *c = a * v + beta * *c, C not read when beta is 0: one float (store1), or
+ * four neighbouring ones (store4; c 16-byte aligned). */
+__device__ __forceinline__ void store1(float *c, float a, float v, float beta)
+{
+    *c = beta != 0.0f ? a * v + beta * *c : a * v;
+}
+
 __device__ __forceinline__ void store4(float4 *c, float a, float4 v, float beta)
 {
     float4 r = make_float4(a * v.x, a * v.y, a * v.z, a * v.w);
@@ -488,8 +493,8 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
                 int64_t row = w.m0 + (c * MW + i) * 64 + warp * 16 + g + 8 * ((j / 2) % 2);
                 int64_t col = w.n0 + 8 * (j / 4) + 2 * q;
                 if (row >= m || col >= n) continue;
-                float v0 = alpha * acc[i][j], v1 = alpha * acc[i][j + 1];
                 if (pairs && col + 1 < n) {
+                    float v0 = alpha * acc[i][j], v1 = alpha * acc[i][j + 1];
                     float2 *p = (float2 *)(C + row * ldc + col);
                     if (beta != 0.0f) {
                         float2 old = *p;
@@ -500,13 +505,9 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
                     continue;
                 }
                 float *p0 = C + (row_major ? row * ldc + col : col * ldc + row);
-                float *p1 = row_major ? p0 + 1 : p0 + ldc;
-                bool two = col + 1 < n;
-                if (beta != 0.0f) v0 += beta * *p0;
-                *p0 = v0;
-                if (!two) continue;
-                if (beta != 0.0f) v1 += beta * *p1;
-                *p1 = v1;
+                store1(p0, alpha, acc[i][j], beta);
+                if (col + 1 < n)
+                    store1(row_major ? p0 + 1 : p0 + ldc, alpha, acc[i][j + 1], beta);
             }
         }
     }
@@ -548,11 +549,9 @@ __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int 
             store4((float4 *)(C + i * ldc + j), alpha, sum, beta);
             continue;
         }
-        const float v[4] = {alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w};
-        for (int k = 0; k < 4 && j + k < n; k++) {
-            float *c = row_major ? C + i * ldc + j + k : C + (j + k) * ldc + i;
-            *c = beta != 0.0f ? v[k] + beta * *c : v[k];
-        }
+        const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+        for (int k = 0; k < 4 && j + k < n; k++)
+            store1(row_major ? C + i * ldc + j + k : C + (j + k) * ldc + i, alpha, v[k], beta);
     }
 }
 
