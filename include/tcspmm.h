@@ -157,22 +157,26 @@ tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float
                           int64_t ldb, float beta, float *dC, int64_t ldc,
                           tcspmm_layout layout, void *stream);
 
-/* Element types of B for tcspmm_spmm_ex. */
+/* Element types of B and C for tcspmm_spmm_ex. */
 typedef enum tcspmm_datatype {
     TCSPMM_R_32F = 0,  /* float */
     TCSPMM_R_16BF = 1, /* bfloat16 bit patterns */
     TCSPMM_R_16F = 2   /* IEEE half bit patterns */
 } tcspmm_datatype;
 
-/* tcspmm_spmm with B of element type b_type (C is always float). 16-bit B
- * is for callers whose data already is: a plan on the sparse24 path with
- * precision BF16 takes TCSPMM_R_16BF, with FP16 takes TCSPMM_R_16F; other
- * plans answer TCSPMM_ERROR_UNSUPPORTED. On an H100, a 16-bit B whose
- * address is a multiple of 16 bytes and ldb of 8 is read in place (any
- * other B is first copied into a packed buffer of the plan). */
+/* tcspmm_spmm with B of element type b_type and C of c_type. 16-bit B and C
+ * are for callers whose data is 16-bit: a plan on the sparse24 path with
+ * precision BF16 takes TCSPMM_R_16BF, with FP16 takes TCSPMM_R_16F, for B,
+ * C or both; other plans answer TCSPMM_ERROR_UNSUPPORTED. A 16-bit C is
+ * worked out in float (alpha * sum + beta * C, C read as 16-bit) and rounded
+ * to nearest even once, as it is stored; it halves C's traffic, which
+ * matters most where n is large. On an H100, a 16-bit B whose address is a
+ * multiple of 16 bytes and ldb of 8 is read in place (any other B is first
+ * copied into a packed buffer of the plan). */
 tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
-                             tcspmm_datatype b_type, int64_t ldb, float beta, float *dC,
-                             int64_t ldc, tcspmm_layout layout, void *stream);
+                             tcspmm_datatype b_type, int64_t ldb, float beta, void *dC,
+                             tcspmm_datatype c_type, int64_t ldc, tcspmm_layout layout,
+                             void *stream);
 
 /* The same product on host arrays, with OpenMP, accumulating in float64.
  * A plan on the HRPB or cuSPARSE path keeps A on the device only, so there

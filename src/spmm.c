@@ -47,13 +47,14 @@ tcspmm_status check_device_pointer(const void *p, const char *what, const char *
     return TCSPMM_SUCCESS;
 }
 
-/* The sp24_gpu element type for a B type on a plan, or -1 if it does not fit. */
-static int sparse24_b_type(const tcspmm_plan *plan, tcspmm_datatype b_type)
+/* The sp24_gpu element type for a B or C type on a plan, or -1 if it does
+ * not fit. */
+static int sparse24_data_type(const tcspmm_plan *plan, tcspmm_datatype t)
 {
-    if (b_type == TCSPMM_R_32F) return SP24_B_FP32;
+    if (t == TCSPMM_R_32F) return SP24_DATA_FP32;
     if (plan->info.path != TCSPMM_PATH_SPARSE24) return -1;
-    if (b_type == TCSPMM_R_16BF && plan->info.precision == TCSPMM_PRECISION_BF16) return SP24_B_BF16;
-    if (b_type == TCSPMM_R_16F && plan->info.precision == TCSPMM_PRECISION_FP16) return SP24_B_FP16;
+    if (t == TCSPMM_R_16BF && plan->info.precision == TCSPMM_PRECISION_BF16) return SP24_DATA_BF16;
+    if (t == TCSPMM_R_16F && plan->info.precision == TCSPMM_PRECISION_FP16) return SP24_DATA_FP16;
     return -1;
 }
 
@@ -61,21 +62,23 @@ tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float
                           int64_t ldb, float beta, float *dC, int64_t ldc,
                           tcspmm_layout layout, void *stream)
 {
-    return tcspmm_spmm_ex(plan, n, alpha, dB, TCSPMM_R_32F, ldb, beta, dC, ldc, layout, stream);
+    return tcspmm_spmm_ex(plan, n, alpha, dB, TCSPMM_R_32F, ldb, beta, dC, TCSPMM_R_32F, ldc,
+                          layout, stream);
 }
 
 tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
-                             tcspmm_datatype b_type, int64_t ldb, float beta, float *dC,
-                             int64_t ldc, tcspmm_layout layout, void *stream)
+                             tcspmm_datatype b_type, int64_t ldb, float beta, void *dC,
+                             tcspmm_datatype c_type, int64_t ldc, tcspmm_layout layout,
+                             void *stream)
 {
     tcspmm_clear_error();
     TCSPMM_TRY(check_args("tcspmm_spmm", plan, n, alpha, dB, ldb, beta, dC, ldc, layout));
-    int sp24_b = sparse24_b_type(plan, b_type);
-    if (sp24_b < 0)
+    int sp24_b = sparse24_data_type(plan, b_type), sp24_c = sparse24_data_type(plan, c_type);
+    if (sp24_b < 0 || sp24_c < 0)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "tcspmm_spmm_ex: B type %d needs a plan on the sparse24 path with the "
-                           "matching 16-bit precision (this one: %s, %s)",
-                           (int)b_type, tcspmm_path_name(plan->info.path),
+                           "tcspmm_spmm_ex: B type %d, C type %d: a 16-bit type needs a plan on "
+                           "the sparse24 path with the matching precision (this one: %s, %s)",
+                           (int)b_type, (int)c_type, tcspmm_path_name(plan->info.path),
                            tcspmm_precision_name(plan->info.precision));
     if (plan->device < 0)
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_spmm: the plan has no GPU (%s); "
@@ -101,7 +104,8 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     case TCSPMM_PATH_HRPB:
         return hrpb_gpu_spmm(plan->hrpb_dev, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
     case TCSPMM_PATH_SPARSE24:
-        return sp24_gpu_spmm(plan->sp24_dev, n, alpha, dB, sp24_b, ldb, beta, dC, ldc, layout, stream);
+        return sp24_gpu_spmm(plan->sp24_dev, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc,
+                             layout, stream);
     default:
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "tcspmm_spmm: path %s does not run on the GPU",
                            tcspmm_path_name(plan->info.path));

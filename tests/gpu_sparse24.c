@@ -1,14 +1,20 @@
 /* gpu_sparse24.c: the structured-sparsity kernels (sp24_gpu.h: mma.sp, and
  * wgmma.sp where the device has it) against the float64
- * reference: tf32 on 1:2 matrices, bf16/fp16 on 2:4, fp32 or 16-bit B, both
- * layouts, ld above the minimum, odd M, K, N (N = 1 too), alpha and beta,
- * C poisoned with NaN so every element must be written, and the gaps
- * between leading dimensions checked untouched.
+ * reference: tf32 on 1:2 matrices, bf16/fp16 on 2:4, fp32 or 16-bit B and C,
+ * both layouts, ld above the minimum, odd M, K, N (N = 1 too), alpha and
+ * beta, C poisoned with NaN so every element must be written, and the gaps
+ * between leading dimensions checked untouched; then a 16-bit product
+ * through the public tcspmm_spmm_ex.
  *
  * Each result is checked twice: against the float64 product of the given
  * fp32 inputs (the issue's tolerance: 1e-3 tf32, 1e-2 bf16/fp16), and against
  * the float64 product of the inputs rounded as the kernel rounds them
- * (sp24_round), where only the f32 accumulation differs (tolerance 1e-4). */
+ * (sp24_round), where only the f32 accumulation differs (tolerance 1e-4),
+ * and, for a 16-bit C, its rounding to nearest: relative error at most the
+ * unit roundoff u (2^-8 bf16, 2^-11 fp16) element by element, so also in
+ * norm; with 1000 elements or more at most u / 2 in norm, which rounding
+ * meets (about u / 2.5 for values spread over a binade) and truncation
+ * (about u / 1.3) does not. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -32,11 +38,42 @@ typedef struct spmm_case {
     int b_type;
     int64_t ld_extra;
     float alpha, beta;
+    int c_type;
 } spmm_case;
 
 static uint64_t next_seed = 1000;
 
 static float nan_value(void) { return nanf(""); }
+
+#define NAN_16 0xFFFFu /* a NaN in both bf16 and fp16 */
+
+static const char *data_name(int t)
+{
+    return t == SP24_DATA_FP32 ? "fp32" : t == SP24_DATA_BF16 ? "bf16" : "fp16";
+}
+
+/* C's host copy (floats) to and from the device's elements of type c_type. */
+static void c_to_device(float *dC, const float *C, int64_t count, int c_type,
+                        tcspmm_precision p, uint16_t *scratch)
+{
+    if (c_type == SP24_DATA_FP32) {
+        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, C, (size_t)count * 4, cudaMemcpyHostToDevice)));
+        return;
+    }
+    for (int64_t i = 0; i < count; i++) scratch[i] = isnan(C[i]) ? NAN_16 : sp24_half_bits(C[i], p);
+    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, scratch, (size_t)count * 2, cudaMemcpyHostToDevice)));
+}
+
+static void c_from_device(float *C, const float *dC, int64_t count, int c_type,
+                          tcspmm_precision p, uint16_t *scratch)
+{
+    if (c_type == SP24_DATA_FP32) {
+        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)count * 4, cudaMemcpyDeviceToHost)));
+        return;
+    }
+    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(scratch, dC, (size_t)count * 2, cudaMemcpyDeviceToHost)));
+    for (int64_t i = 0; i < count; i++) C[i] = sp24_half_value(scratch[i], p);
+}
 
 /* A copy of A with every value rounded to the precision. */
 static tcspmm_status rounded_copy(const tcspmm_csr *A, tcspmm_precision p, tcspmm_csr *out)
@@ -65,12 +102,13 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     uint16_t *B16 = malloc((size_t)b_count * sizeof(uint16_t));
     float *C0 = malloc((size_t)c_count * sizeof(float)), *C = malloc((size_t)c_count * sizeof(float));
     float *C_again = malloc((size_t)c_count * sizeof(float));
+    uint16_t *C16 = malloc((size_t)c_count * sizeof(uint16_t));
     double *ref = malloc((size_t)(t->m * t->n + 1) * sizeof(double));
     double *ref_r = malloc((size_t)(t->m * t->n + 1) * sizeof(double));
     rng_fill(B, (size_t)b_count, next_seed++);
     rng_fill(C0, (size_t)c_count, next_seed++);
     for (int64_t i = 0; i < b_count; i++) {
-        if (t->b_type != SP24_B_FP32) {
+        if (t->b_type != SP24_DATA_FP32) {
             B16[i] = sp24_half_bits(B[i], t->precision);
             B[i] = sp24_round(B[i], t->precision); /* the caller's data already is 16-bit */
         }
@@ -82,27 +120,26 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     for (int64_t i = 0; i < t->m; i++)
         for (int64_t j = 0; j < t->n; j++) {
             int64_t at = dense_index(i, j, ldc, t->layout);
+            if (t->c_type != SP24_DATA_FP32) C0[at] = sp24_round(C0[at], t->precision);
             if (t->beta != 0.0f) C[at] = C0[at];
             else C0[at] = nan_value();
         }
 
     void *dB = NULL;
     float *dC = NULL;
-    size_t b_bytes = (size_t)b_count * (t->b_type == SP24_B_FP32 ? 4 : 2);
+    size_t b_bytes = (size_t)b_count * (t->b_type == SP24_DATA_FP32 ? 4 : 2);
     CHECK_OK(TCSPMM_CUDA(cudaMalloc(&dB, b_bytes)));
-    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dC, (size_t)c_count * sizeof(float))));
-    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dB, t->b_type == SP24_B_FP32 ? (void *)B : (void *)B16,
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dC, (size_t)c_count * sizeof(float)))); /* any type */
+    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dB, t->b_type == SP24_DATA_FP32 ? (void *)B : (void *)B16,
                                     b_bytes, cudaMemcpyHostToDevice)));
     /* twice from the same C: every kernel (split K included) adds in a fixed
      * order, so the two products agree bit for bit */
     for (int run = 0; run < 2; run++) {
-        CHECK_OK(TCSPMM_CUDA(
-            cudaMemcpy(dC, C, (size_t)c_count * sizeof(float), cudaMemcpyHostToDevice)));
-        CHECK_OK(sp24_gpu_spmm(g, t->n, t->alpha, dB, t->b_type, ldb, t->beta, dC, ldc,
-                               t->layout, NULL));
+        c_to_device(dC, C, c_count, t->c_type, t->precision, C16);
+        CHECK_OK(sp24_gpu_spmm(g, t->n, t->alpha, dB, t->b_type, ldb, t->beta, dC, t->c_type,
+                               ldc, t->layout, NULL));
         CHECK_OK(TCSPMM_CUDA(cudaDeviceSynchronize()));
-        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(run ? C : C_again, dC, (size_t)c_count * sizeof(float),
-                                        cudaMemcpyDeviceToHost)));
+        c_from_device(run ? C : C_again, dC, c_count, t->c_type, t->precision, C16);
     }
     int same_twice = memcmp(C, C_again, (size_t)c_count * sizeof(float)) == 0;
 
@@ -110,20 +147,24 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     CHECK_OK(reference_spmm(&Ar, t->n, t->alpha, Br, ldb, t->beta, C0, ldc, t->layout, ref_r));
     double tol = t->precision == TCSPMM_PRECISION_TF32 ? 1e-3 : 1e-2;
     compare_result r = compare_to_reference(C, ldc, t->layout, ref, t->m, t->n, tol);
-    compare_result rr = compare_to_reference(C, ldc, t->layout, ref_r, t->m, t->n, ROUNDED_TOL);
+    double rounded_tol = ROUNDED_TOL;
+    if (t->c_type != SP24_DATA_FP32) {
+        double u = t->c_type == SP24_DATA_BF16 ? 0x1p-8 : 0x1p-11;
+        rounded_tol = t->m * t->n >= 1000 ? u / 2 : u;
+    }
+    compare_result rr = compare_to_reference(C, ldc, t->layout, ref_r, t->m, t->n, rounded_tol);
     int64_t gap_written = 0;
     for (int64_t i = 0; i < c_count; i++) {
         int64_t minor = i % ldc, major = i / ldc;
         int in_matrix = row_major ? (minor < t->n && major < t->m) : (minor < t->m && major < t->n);
         if (!in_matrix) gap_written += !isnan(C[i]);
     }
-    printf("  %-8s %s %5lld x %5lld x %5lld %s B=%s ld+%lld alpha=%g beta=%g: rel_err %.2e "
-           "(rounded inputs %.2e) nonfinite %lld\n",
+    printf("  %-8s %s %5lld x %5lld x %5lld %s B=%s C=%s ld+%lld alpha=%g beta=%g: rel_err "
+           "%.2e (rounded inputs %.2e) nonfinite %lld\n",
            sp24_kernel_name(kernel), tcspmm_precision_name(t->precision), (long long)t->m,
-           (long long)t->k, (long long)t->n, row_major ? "row" : "col",
-           t->b_type == SP24_B_FP32 ? "fp32" : t->b_type == SP24_B_BF16 ? "bf16" : "fp16",
-           (long long)t->ld_extra, t->alpha, t->beta, r.rel_err, rr.rel_err,
-           (long long)r.nonfinite);
+           (long long)t->k, (long long)t->n, row_major ? "row" : "col", data_name(t->b_type),
+           data_name(t->c_type), (long long)t->ld_extra, t->alpha, t->beta, r.rel_err,
+           rr.rel_err, (long long)r.nonfinite);
     CHECK(r.pass);
     CHECK(rr.pass);
     CHECK(gap_written == 0);
@@ -137,6 +178,7 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     free(C0);
     free(C);
     free(C_again);
+    free(C16);
     free(ref);
     free(ref_r);
     sp24_gpu_free(g);
@@ -155,18 +197,82 @@ static void test_rejects(void)
     CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_FP16, 0, &s));
     CHECK_OK(sp24_gpu_upload(&s, &g));
     CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&d, 20 * 20 * sizeof(float))));
-    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, SP24_B_BF16, 4, 0.f, d, 4, TCSPMM_LAYOUT_ROW_MAJOR,
-                        NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
-    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, SP24_B_FP32, 3, 0.f, d, 4, TCSPMM_LAYOUT_ROW_MAJOR,
-                        NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
-    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, SP24_B_FP32, 4, 0.f, d, 19, TCSPMM_LAYOUT_COL_MAJOR,
-                        NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
-    CHECK_OK(sp24_gpu_spmm(g, 0, 1.f, d, SP24_B_FP32, 1, 0.f, d, 1, TCSPMM_LAYOUT_ROW_MAJOR,
-                           NULL));
+    const int F32 = SP24_DATA_FP32;
+    const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR;
+    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, SP24_DATA_BF16, 4, 0.f, d, F32, 4, R, NULL) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, F32, 4, 0.f, d, SP24_DATA_BF16, 4, R, NULL) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT); /* a bf16 C for an fp16 matrix */
+    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, F32, 3, 0.f, d, F32, 4, R, NULL) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(sp24_gpu_spmm(g, 4, 1.f, d, F32, 4, 0.f, d, F32, 19, TCSPMM_LAYOUT_COL_MAJOR, NULL) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(sp24_gpu_spmm(g, 0, 1.f, d, F32, 1, 0.f, d, F32, 1, R, NULL));
     cudaFree(d);
     sp24_gpu_free(g);
     sp24_free(&s);
     tcspmm_csr_free(&A);
+}
+
+/* The public tcspmm_spmm_ex with bf16 B and C (row-major, ld past n, beta
+ * reading C) on a plan of the sparse24 path, against float64 on the rounded
+ * inputs; and an fp16 C refused on that bf16 plan. */
+static void test_public_16bit(void)
+{
+    const int64_t m = 300, k = 200, n = 70, ld = 72;
+    const float alpha = 1.5f, beta = 0.5f;
+    const tcspmm_precision p = TCSPMM_PRECISION_BF16;
+    tcspmm_csr A, Ar;
+    CHECK_OK(sp24_gen(m, k, SP24_2TO4, 0.2, next_seed++, &A));
+    CHECK_OK(rounded_copy(&A, p, &Ar));
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = TCSPMM_PATH_SPARSE24;
+    opt.precision = p;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
+    float *B = malloc((size_t)(k * ld) * sizeof(float)), *C = malloc((size_t)(m * ld) * sizeof(float));
+    float *C0 = malloc((size_t)(m * ld) * sizeof(float));
+    uint16_t *B16 = malloc((size_t)(k * ld) * sizeof(uint16_t));
+    uint16_t *C16 = malloc((size_t)(m * ld) * sizeof(uint16_t));
+    double *ref = malloc((size_t)(m * n) * sizeof(double));
+    rng_fill(B, (size_t)(k * ld), next_seed++);
+    rng_fill(C0, (size_t)(m * ld), next_seed++);
+    for (int64_t i = 0; i < k * ld; i++) {
+        B16[i] = sp24_half_bits(B[i], p);
+        B[i] = sp24_half_value(B16[i], p);
+    }
+    for (int64_t i = 0; i < m * ld; i++) {
+        C16[i] = sp24_half_bits(C0[i], p);
+        C0[i] = sp24_half_value(C16[i], p);
+    }
+    void *dB = NULL, *dC = NULL;
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc(&dB, (size_t)(k * ld) * 2)));
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc(&dC, (size_t)(m * ld) * 2)));
+    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dB, B16, (size_t)(k * ld) * 2, cudaMemcpyHostToDevice)));
+    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, C16, (size_t)(m * ld) * 2, cudaMemcpyHostToDevice)));
+    CHECK_OK(tcspmm_spmm_ex(plan, n, alpha, dB, TCSPMM_R_16BF, ld, beta, dC, TCSPMM_R_16BF, ld,
+                            TCSPMM_LAYOUT_ROW_MAJOR, NULL));
+    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(C16, dC, (size_t)(m * ld) * 2, cudaMemcpyDeviceToHost)));
+    for (int64_t i = 0; i < m * ld; i++) C[i] = sp24_half_value(C16[i], p);
+    CHECK_OK(reference_spmm(&Ar, n, alpha, B, ld, beta, C0, ld, TCSPMM_LAYOUT_ROW_MAJOR, ref));
+    compare_result r = compare_to_reference(C, ld, TCSPMM_LAYOUT_ROW_MAJOR, ref, m, n, 0x1p-9);
+    printf("  tcspmm_spmm_ex bf16 B and C, %lld x %lld x %lld: rel_err %.2e\n", (long long)m,
+           (long long)k, (long long)n, r.rel_err);
+    CHECK(r.pass);
+    CHECK(tcspmm_spmm_ex(plan, n, alpha, dB, TCSPMM_R_16BF, ld, beta, dC, TCSPMM_R_16F, ld,
+                         TCSPMM_LAYOUT_ROW_MAJOR, NULL) == TCSPMM_ERROR_UNSUPPORTED);
+    cudaFree(dB);
+    cudaFree(dC);
+    free(B);
+    free(C);
+    free(C0);
+    free(B16);
+    free(C16);
+    free(ref);
+    tcspmm_plan_destroy(plan);
+    tcspmm_csr_free(&A);
+    tcspmm_csr_free(&Ar);
 }
 
 int main(int argc, char **argv)
@@ -176,63 +282,79 @@ int main(int argc, char **argv)
     const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR, C = TCSPMM_LAYOUT_COL_MAJOR;
     const tcspmm_precision TF = TCSPMM_PRECISION_TF32, BF = TCSPMM_PRECISION_BF16,
                            FP = TCSPMM_PRECISION_FP16;
+    const int F32 = SP24_DATA_FP32, H_BF = SP24_DATA_BF16, H_FP = SP24_DATA_FP16; /* B, C types */
     const spmm_case cases[] = {
-        {1, 1, 1, BF, R, SP24_B_FP32, 0, 1.0f, 0.0f},
-        {37, 45, 1, BF, C, SP24_B_FP32, 3, 1.0f, 0.0f},
-        {203, 141, 77, FP, R, SP24_B_FP32, 5, 1.5f, 0.5f},
-        {203, 141, 77, BF, C, SP24_B_FP32, 7, 1.0f, 0.0f},
-        {203, 141, 77, BF, R, SP24_B_BF16, 2, -0.5f, 2.0f},
-        {130, 99, 33, FP, C, SP24_B_FP16, 1, 1.0f, 0.0f},
-        {130, 99, 33, TF, R, SP24_B_FP32, 0, 1.0f, 0.0f},
-        {130, 99, 1, TF, C, SP24_B_FP32, 4, 2.0f, -1.0f},
-        {17, 5, 300, TF, R, SP24_B_FP32, 9, 1.0f, 1.0f},
+        {1, 1, 1, BF, R, F32, 0, 1.0f, 0.0f, F32},
+        {37, 45, 1, BF, C, F32, 3, 1.0f, 0.0f, F32},
+        {203, 141, 77, FP, R, F32, 5, 1.5f, 0.5f, F32},
+        {203, 141, 77, BF, C, F32, 7, 1.0f, 0.0f, F32},
+        {203, 141, 77, BF, R, H_BF, 2, -0.5f, 2.0f, F32},
+        {130, 99, 33, FP, C, H_FP, 1, 1.0f, 0.0f, F32},
+        {130, 99, 33, TF, R, F32, 0, 1.0f, 0.0f, F32},
+        {130, 99, 1, TF, C, F32, 4, 2.0f, -1.0f, F32},
+        {17, 5, 300, TF, R, F32, 9, 1.0f, 1.0f, F32},
         /* enough 128 x 128 tiles to take mma.sp's big tiles (wgmma.sp: 256 x 128) */
-        {2000, 300, 1100, BF, R, SP24_B_FP32, 3, 1.0f, 0.0f},
-        {2000, 300, 1100, FP, C, SP24_B_FP32, 0, 0.75f, 0.25f},
-        {2000, 300, 1100, TF, C, SP24_B_FP32, 1, 1.0f, 0.0f},
-        {2000, 300, 1100, TF, R, SP24_B_FP32, 0, 1.0f, 0.5f},
+        {2000, 300, 1100, BF, R, F32, 3, 1.0f, 0.0f, F32},
+        {2000, 300, 1100, FP, C, F32, 0, 0.75f, 0.25f, F32},
+        {2000, 300, 1100, TF, C, F32, 1, 1.0f, 0.0f, F32},
+        {2000, 300, 1100, TF, R, F32, 0, 1.0f, 0.5f, F32},
         /* many tiles (wgmma.sp: 128 x 128); long K with few tiles: K split
-         * into parts that add atomically (beta 0, 1 and other), the stage
+         * into parts added in the cluster (beta 0, 1 and other), the stage
          * ring wrapping many times */
-        {5000, 700, 1100, BF, R, SP24_B_BF16, 0, 1.0f, 0.0f},
-        {5000, 700, 1100, TF, R, SP24_B_FP32, 1, 1.0f, 0.5f},
-        {600, 2100, 200, FP, R, SP24_B_FP32, 0, 1.0f, 0.5f},
-        {600, 2100, 64, BF, C, SP24_B_FP32, 0, 1.0f, 1.0f},
-        {600, 2100, 60, TF, R, SP24_B_FP32, 3, 2.0f, 0.0f},
-        {300, 9000, 7, BF, R, SP24_B_FP32, 1, 1.0f, -1.0f},
+        {5000, 700, 1100, BF, R, H_BF, 0, 1.0f, 0.0f, F32},
+        {5000, 700, 1100, TF, R, F32, 1, 1.0f, 0.5f, F32},
+        {600, 2100, 200, FP, R, F32, 0, 1.0f, 0.5f, F32},
+        {600, 2100, 64, BF, C, F32, 0, 1.0f, 1.0f, F32},
+        {600, 2100, 60, TF, R, F32, 3, 2.0f, 0.0f, F32},
+        {300, 9000, 7, BF, R, F32, 1, 1.0f, -1.0f, F32},
         /* split K into a row-major C with ldc a multiple of 4, the last
          * 8-column chunk 1 or 2 columns wide */
-        {600, 2100, 65, BF, R, SP24_B_FP32, 3, 1.0f, 0.5f},
-        {600, 2100, 66, FP, R, SP24_B_FP32, 2, -1.0f, 0.0f},
+        {600, 2100, 65, BF, R, F32, 3, 1.0f, 0.5f, F32},
+        {600, 2100, 66, FP, R, F32, 2, -1.0f, 0.0f, F32},
         /* few tiles, long K (wgmma.sp: 128 x 128 tiles; 256 x 128 ones would
          * split K, which they do not) */
-        {1100, 2000, 1024, BF, R, SP24_B_BF16, 0, 1.0f, 0.5f},
-        {1100, 2000, 1000, TF, C, SP24_B_FP32, 0, 1.0f, 1.0f},
+        {1100, 2000, 1024, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
+        {1100, 2000, 1000, TF, C, F32, 0, 1.0f, 1.0f, F32},
         /* n <= 128 on wgmma.sp: 128 x 128 tiles, K split 8 ways */
-        {1000, 4000, 100, BF, R, SP24_B_FP32, 0, 1.0f, 0.5f},
-        {1000, 4000, 128, TF, C, SP24_B_FP32, 1, 1.0f, 0.0f},
+        {1000, 4000, 100, BF, R, F32, 0, 1.0f, 0.5f, F32},
+        {1000, 4000, 128, TF, C, F32, 1, 1.0f, 0.0f, F32},
         /* 16-bit B with ldb a multiple of 8: wgmma.sp reads it in place,
          * row-major (transposed, k and n past the edges zero-filled) and
          * column-major; every tile shape, split K, n = 1 */
-        {37, 45, 1, BF, R, SP24_B_BF16, 7, 1.0f, 0.0f},
-        {130, 99, 33, FP, R, SP24_B_FP16, 7, 1.0f, 0.5f},
-        {203, 141, 77, BF, R, SP24_B_BF16, 3, -0.5f, 2.0f},
-        {5000, 700, 1100, BF, R, SP24_B_BF16, 4, 1.0f, 0.0f},
-        {600, 2100, 200, FP, C, SP24_B_FP16, 4, 1.0f, 0.5f},
-        {1000, 4000, 100, BF, C, SP24_B_BF16, 0, 1.0f, 0.5f},
-        {130, 99, 60, FP, C, SP24_B_FP16, 5, 1.0f, 0.0f},
+        {37, 45, 1, BF, R, H_BF, 7, 1.0f, 0.0f, F32},
+        {130, 99, 33, FP, R, H_FP, 7, 1.0f, 0.5f, F32},
+        {203, 141, 77, BF, R, H_BF, 3, -0.5f, 2.0f, F32},
+        {5000, 700, 1100, BF, R, H_BF, 4, 1.0f, 0.0f, F32},
+        {600, 2100, 200, FP, C, H_FP, 4, 1.0f, 0.5f, F32},
+        {1000, 4000, 100, BF, C, H_BF, 0, 1.0f, 0.5f, F32},
+        {130, 99, 60, FP, C, H_FP, 5, 1.0f, 0.0f, F32},
         /* row-major C with ldc a multiple of 4 and whole tiles inside it:
          * wgmma.sp writes those tiles through shared memory in whole rows
          * (beta 0 and not), the edge tiles directly */
-        {300, 100, 130, BF, R, SP24_B_BF16, 2, 1.0f, 0.5f},
-        {300, 100, 132, TF, R, SP24_B_FP32, 0, 2.0f, 0.0f},
-        {200, 100, 64, FP, R, SP24_B_FP32, 4, 1.0f, 1.0f},
+        {300, 100, 130, BF, R, H_BF, 2, 1.0f, 0.5f, F32},
+        {300, 100, 132, TF, R, F32, 0, 2.0f, 0.0f, F32},
+        {200, 100, 64, FP, R, F32, 4, 1.0f, 1.0f, F32},
         /* at least three waves of wgmma.sp's 256 x 128 tiles: clusters of
          * two that share B; an odd number of tiles along M (the last pair's
          * second tile lies past A's rows), B in place in both layouts */
-        {12900, 200, 1030, BF, R, SP24_B_BF16, 0, 1.0f, 0.5f},
-        {12900, 150, 1030, FP, C, SP24_B_FP16, 0, -1.0f, 1.0f},
-        {12900, 100, 1030, TF, C, SP24_B_FP32, 3, 1.0f, 0.0f},
+        {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
+        {12900, 150, 1030, FP, C, H_FP, 0, -1.0f, 1.0f, F32},
+        {12900, 100, 1030, TF, C, F32, 3, 1.0f, 0.0f, F32},
+        /* 16-bit C through every way C is written: n = 1; column-major
+         * (single elements); row-major in pairs (even ldc) or single (odd);
+         * whole rows through shared memory (ldc a multiple of 4, whole
+         * tiles); split K added in the cluster (in fours and single); pairs
+         * of 256 x 128 blocks; beta reading the 16-bit C */
+        {37, 45, 1, BF, R, H_BF, 7, 1.0f, 0.0f, H_BF},
+        {203, 141, 77, FP, C, F32, 5, 1.5f, 0.5f, H_FP},
+        {300, 100, 132, BF, R, H_BF, 0, 1.0f, 0.5f, H_BF},
+        {300, 100, 130, FP, R, H_FP, 2, 2.0f, 0.0f, H_FP},
+        {2000, 300, 1100, FP, R, H_FP, 3, 1.0f, -1.0f, H_FP},
+        {5000, 700, 1100, BF, R, H_BF, 4, 1.0f, 0.0f, H_BF},
+        {600, 2100, 66, BF, R, H_BF, 2, -1.0f, 0.5f, H_BF},
+        {600, 2100, 65, FP, R, F32, 3, 1.0f, 0.0f, H_FP},
+        {1000, 4000, 100, FP, C, H_FP, 0, 1.0f, 0.5f, H_FP},
+        {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, H_BF},
     };
     sp24_kernel kernels[2] = {SP24_KERNEL_MMA_SP, SP24_KERNEL_WGMMA};
     int num_kernels = sp24_wgmma_usable() ? 2 : 1;
@@ -241,5 +363,6 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
             if (!small_only || cases[i].m * cases[i].n < 100000) run_case(&cases[i], kernels[k]);
     test_rejects();
+    test_public_16bit();
     return tests_finish();
 }

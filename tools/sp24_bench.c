@@ -1,13 +1,15 @@
 /* sp24_bench.c: the structured-sparsity benchmark of issue 5. In one run and
  * at one precision it times, on the same 2:4 (bf16/fp16) or 1:2 (tf32)
- * matrix: our kernel (sp24_gpu_spmm, B given in 16 bits and in fp32; on an
- * H100 the wgmma.sp kernel, and the mma.sp kernel as well for comparison),
+ * matrix: our kernel (sp24_gpu_spmm, B given in 16 bits and in fp32, and
+ * at bf16/fp16 B and C both in 16 bits; on an H100 the wgmma.sp kernel, and
+ * the mma.sp kernel as well for comparison),
  * cuSPARSELt's cusparseLtMatmul (when built with TCSPMM_HAVE_CUSPARSELT; its
  * best algorithm from cusparseLtMatmulSearch), dense cuBLAS (cublasGemmEx) on
  * the decompressed matrix, and, at tf32, the HRPB path (tcspmm_spmm with
  * TCSPMM_PATH_HRPB). B and C are row-major, alpha = 1, beta = 0; C is fp32
- * except cuSPARSELt at bf16/fp16, which writes C in the input type (it
- * refuses fp32 C there), so its 16-bit result is not cross-checked.
+ * except in "ours 16-bit B, C" and in cuSPARSELt at bf16/fp16, which writes
+ * C in the input type (it refuses fp32 C there): "vs cuSPARSELt, 16-bit C"
+ * compares the two that write the same bytes.
  * TFLOP/s count 2*M*N*K. Each time is the median of --reps runs timed with
  * CUDA events after 3 warm-up runs, the L2 flushed (a 256 MiB memset) before
  * each run. Outputs are cross-checked (relative difference to cuBLAS).
@@ -82,7 +84,7 @@ typedef struct problem {
     sp24_gpu *ours;
     void *dA_dense;   /* m x k row-major, bf16/fp16/fp32: the decompressed matrix */
     void *dB16, *dB32; /* k x n row-major: in the 16-bit type (not for tf32), in fp32 */
-    float *dC;        /* m x n row-major */
+    float *dC;        /* m x n row-major (room for floats; 16-bit outputs use half) */
     cublasHandle_t cublas;
     tcspmm_plan *hrpb;
 #ifdef TCSPMM_HAVE_CUSPARSELT
@@ -98,19 +100,30 @@ typedef struct problem {
 #endif
 } problem;
 
+static int data_16(const problem *p)
+{
+    return p->precision == TCSPMM_PRECISION_BF16 ? SP24_DATA_BF16 : SP24_DATA_FP16;
+}
+
 static tcspmm_status run_ours_16(void *arg)
 {
     problem *p = (problem *)arg;
-    return sp24_gpu_spmm(p->ours, p->n, 1.0f, p->dB16,
-                         p->precision == TCSPMM_PRECISION_BF16 ? SP24_B_BF16 : SP24_B_FP16, p->n,
-                         0.0f, p->dC, p->n, TCSPMM_LAYOUT_ROW_MAJOR, p->stream);
+    return sp24_gpu_spmm(p->ours, p->n, 1.0f, p->dB16, data_16(p), p->n, 0.0f, p->dC,
+                         SP24_DATA_FP32, p->n, TCSPMM_LAYOUT_ROW_MAJOR, p->stream);
+}
+
+static tcspmm_status run_ours_16c(void *arg)
+{
+    problem *p = (problem *)arg;
+    return sp24_gpu_spmm(p->ours, p->n, 1.0f, p->dB16, data_16(p), p->n, 0.0f, p->dC,
+                         data_16(p), p->n, TCSPMM_LAYOUT_ROW_MAJOR, p->stream);
 }
 
 static tcspmm_status run_ours_32(void *arg)
 {
     problem *p = (problem *)arg;
-    return sp24_gpu_spmm(p->ours, p->n, 1.0f, p->dB32, SP24_B_FP32, p->n, 0.0f, p->dC, p->n,
-                         TCSPMM_LAYOUT_ROW_MAJOR, p->stream);
+    return sp24_gpu_spmm(p->ours, p->n, 1.0f, p->dB32, SP24_DATA_FP32, p->n, 0.0f, p->dC,
+                         SP24_DATA_FP32, p->n, TCSPMM_LAYOUT_ROW_MAJOR, p->stream);
 }
 
 static tcspmm_status cublas_status(cublasStatus_t s, const char *what)
@@ -238,12 +251,11 @@ static void cusparselt_teardown(problem *p)
 #endif
 
 /* ------------------------------------------------------------------ */
-/* Relative Frobenius difference of dC against a reference copy, on the
- * first `count` elements. */
-static double rel_diff(const float *dC, const float *ref, size_t count, float *host)
+/* Relative Frobenius difference of a C to a reference copy, on the first
+ * `count` elements: of host's floats, of dC's floats (rel_diff), or of dC's
+ * 16-bit elements of the precision (rel_diff_16); host holds count floats. */
+static double host_rel_diff(const float *host, const float *ref, size_t count)
 {
-    if (TCSPMM_CUDA(cudaMemcpy(host, dC, count * sizeof(float), cudaMemcpyDeviceToHost)))
-        return NAN;
     double d2 = 0.0, r2 = 0.0;
     for (size_t i = 0; i < count; i++) {
         double d = (double)host[i] - ref[i];
@@ -251,6 +263,22 @@ static double rel_diff(const float *dC, const float *ref, size_t count, float *h
         r2 += (double)ref[i] * ref[i];
     }
     return sqrt(d2 / (r2 > 0 ? r2 : 1));
+}
+
+static double rel_diff(const float *dC, const float *ref, size_t count, float *host)
+{
+    if (TCSPMM_CUDA(cudaMemcpy(host, dC, count * sizeof(float), cudaMemcpyDeviceToHost)))
+        return NAN;
+    return host_rel_diff(host, ref, count);
+}
+
+static double rel_diff_16(const void *dC, const float *ref, size_t count, float *host,
+                          tcspmm_precision precision)
+{
+    uint16_t *bits = (uint16_t *)host + count; /* the upper half of host's floats */
+    if (TCSPMM_CUDA(cudaMemcpy(bits, dC, count * 2, cudaMemcpyDeviceToHost))) return NAN;
+    for (size_t i = 0; i < count; i++) host[i] = sp24_half_value(bits[i], precision);
+    return host_rel_diff(host, ref, count);
 }
 
 static int parse_list(const char *s, int64_t *out)
@@ -327,6 +355,8 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
         TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(ref, p.dC, mn * 4, cudaMemcpyDeviceToHost)));
         float t16 = tf32 ? -1.0f : time_median(ctx, run_ours_16, &p, "sp24 (16-bit B)");
         double d16 = tf32 ? NAN : rel_diff(p.dC, ref, mn, host);
+        float t16c = tf32 ? -1.0f : time_median(ctx, run_ours_16c, &p, "sp24 (16-bit B, C)");
+        double d16c = tf32 ? NAN : rel_diff_16(p.dC, ref, mn, host, prec);
         float t32 = time_median(ctx, run_ours_32, &p, "sp24 (fp32 B)");
         double d32 = rel_diff(p.dC, ref, mn, host);
         float t_warp = -1.0f; /* the mma.sp kernel, where ours is the wgmma.sp one */
@@ -340,7 +370,7 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
 #ifdef TCSPMM_HAVE_CUSPARSELT
         if (cusparselt_setup(&p) == TCSPMM_SUCCESS) {
             t_lt = time_median(ctx, run_cusparselt, &p, "cuSPARSELt");
-            if (tf32) d_lt = rel_diff(p.dC, ref, mn, host); /* 16-bit C: not compared */
+            d_lt = tf32 ? rel_diff(p.dC, ref, mn, host) : rel_diff_16(p.dC, ref, mn, host, prec);
         } else {
             fprintf(stderr, "cuSPARSELt: %s\n", tcspmm_last_error());
         }
@@ -352,12 +382,14 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
         }
         float t_ours = tf32 ? t32 : t16;
         printf("| %s | %5lld | %5lld | %8.4f %6.1f | %8.4f %6.1f | %8.4f %6.1f | %8.4f %6.1f | "
-               "%8.4f %6.1f | %8.4f %6.1f | %5.2f | %5.2f | %.1e %.1e %.1e %.1e |\n",
+               "%8.4f %6.1f | %8.4f %6.1f | %8.4f %6.1f | %5.2f | %5.2f | %5.2f | "
+               "%.1e %.1e %.1e %.1e %.1e |\n",
                tcspmm_precision_name(prec), (long long)p.m, (long long)p.n, t16, tflops(&p, t16),
-               t32, tflops(&p, t32), t_warp, tflops(&p, t_warp), t_lt, tflops(&p, t_lt), t_blas,
-               tflops(&p, t_blas), t_hrpb,
-               tflops(&p, t_hrpb), t_lt > 0 && t_ours > 0 ? t_lt / t_ours : 0.0,
-               t_blas > 0 && t_ours > 0 ? t_blas / t_ours : 0.0, d16, d32, d_lt, d_hrpb);
+               t16c, tflops(&p, t16c), t32, tflops(&p, t32), t_warp, tflops(&p, t_warp), t_lt,
+               tflops(&p, t_lt), t_blas, tflops(&p, t_blas), t_hrpb, tflops(&p, t_hrpb),
+               t_lt > 0 && t_ours > 0 ? t_lt / t_ours : 0.0,
+               t_lt > 0 && t16c > 0 ? t_lt / t16c : 0.0,
+               t_blas > 0 && t_ours > 0 ? t_blas / t_ours : 0.0, d16, d16c, d32, d_lt, d_hrpb);
         fflush(stdout);
         cudaFree(p.dB32);
         cudaFree(p.dB16);
@@ -419,9 +451,10 @@ int main(int argc, char **argv)
            "vs = time(other) / time(ours); diff = rel. Frobenius difference to cuBLAS\n\n",
            prop.name, lt, ctx.reps, sp24_kernel_name(sp24_wgmma_usable() ? SP24_KERNEL_WGMMA
                                                                        : SP24_KERNEL_MMA_SP));
-    printf("| prec | M=K | N | ours 16-bit B | ours fp32 B | mma.sp | cuSPARSELt | cuBLAS dense | "
-           "HRPB | vs cuSPARSELt | vs cuBLAS | diff ours16 ours32 Lt HRPB |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("| prec | M=K | N | ours 16-bit B | ours 16-bit B, C | ours fp32 B | mma.sp | "
+           "cuSPARSELt | cuBLAS dense | HRPB | vs cuSPARSELt | vs cuSPARSELt, 16-bit C | "
+           "vs cuBLAS | diff ours16 ours16c ours32 Lt HRPB |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < nm; i++) {
         if (bench_size(&ctx, ms[i], ns, nn, prec, with_hrpb) != TCSPMM_SUCCESS) {
             fprintf(stderr, "M = %lld: %s\n", (long long)ms[i], tcspmm_last_error());

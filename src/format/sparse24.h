@@ -100,6 +100,9 @@ float sp24_round(float x, tcspmm_precision precision);
  * B in 16 bits (precision BF16 or FP16). */
 uint16_t sp24_half_bits(float x, tcspmm_precision precision);
 
+/* The value of a bf16 or fp16 bit pattern (precision BF16 or FP16). */
+float sp24_half_value(uint16_t bits, tcspmm_precision precision);
+
 /* Where the code of (row, code index c) lives: c counts the 4-byte units of
  * the compressed row (c = compressed column for TF32, c / 2 of it for 16-bit
  * types). Gives the word index into meta and the bit shift of the code. */

@@ -76,6 +76,12 @@ uint16_t sp24_half_bits(float x, tcspmm_precision precision)
     return precision == TCSPMM_PRECISION_BF16 ? float_to_bf16(x) : float_to_fp16(x);
 }
 
+float sp24_half_value(uint16_t bits, tcspmm_precision precision)
+{
+    return precision == TCSPMM_PRECISION_BF16 ? bits_float((uint32_t)bits << 16)
+                                              : fp16_to_float(bits);
+}
+
 int sp24_ktile_cols(tcspmm_precision precision)
 {
     return precision == TCSPMM_PRECISION_TF32 ? SP24_KTILE_BYTES / 2 : SP24_KTILE_BYTES;
@@ -102,8 +108,7 @@ static void store_value(sp24 *s, int64_t index, float x)
 static float load_value(const sp24 *s, int64_t index)
 {
     if (s->elem_bytes == 4) return ((const float *)s->values)[index];
-    uint16_t h = ((const uint16_t *)s->values)[index];
-    return s->precision == TCSPMM_PRECISION_BF16 ? bits_float((uint32_t)h << 16) : fp16_to_float(h);
+    return sp24_half_value(((const uint16_t *)s->values)[index], s->precision);
 }
 
 /* Compresses code unit c of dense row `row` (a group of 4 or a pair of 2

@@ -24,8 +24,8 @@
 extern "C" {
 #endif
 
-/* The element type of B given to sp24_gpu_spmm. */
-enum { SP24_B_FP32 = 0, SP24_B_BF16 = 1, SP24_B_FP16 = 2 };
+/* The element types of B and C given to sp24_gpu_spmm. */
+enum { SP24_DATA_FP32 = 0, SP24_DATA_BF16 = 1, SP24_DATA_FP16 = 2 };
 
 typedef struct sp24_gpu sp24_gpu; /* device copies of an sp24, and B scratch */
 
@@ -35,15 +35,17 @@ typedef enum sp24_kernel { SP24_KERNEL_MMA_SP = 0, SP24_KERNEL_WGMMA = 1 } sp24_
 /* Copies s to the current device. */
 tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out);
 
-/* C (rows x n, fp32) = alpha*A*B + beta*C with device pointers; B is cols x n
- * of element type b_type: SP24_B_FP32 for any precision, SP24_B_BF16 only
- * for a BF16 matrix, SP24_B_FP16 only for an FP16 one. B and C are both in
- * `layout` with leading dimensions ldb and ldc. beta == 0: C is not read.
+/* C = alpha*A*B + beta*C with device pointers; B is cols x n of element
+ * type b_type and C rows x n of c_type: SP24_DATA_FP32 for any precision,
+ * SP24_DATA_BF16 only for a BF16 matrix, SP24_DATA_FP16 only for an FP16 one
+ * (a 16-bit C is worked out in float and rounded to nearest even as it is
+ * stored). B and C are both in `layout` with leading dimensions ldb and
+ * ldc. beta == 0: C is not read.
  * Enqueued on stream (a cudaStream_t, NULL = legacy default). The handle's
  * B scratch is reused: calls on one handle must not overlap on different
  * streams (growing it synchronizes the device). */
 tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, const void *dB, int b_type,
-                            int64_t ldb, float beta, float *dC, int64_t ldc,
+                            int64_t ldb, float beta, void *dC, int c_type, int64_t ldc,
                             tcspmm_layout layout, void *stream);
 
 /* The kernel g runs: SP24_KERNEL_WGMMA where usable (chosen at upload). */

@@ -7,6 +7,7 @@
 
 #include "../device_copy.h"
 #include "../error.h"
+#include "c_store.h"
 #include "dependent_launch.h"
 
 #include <cuda_bf16.h>
@@ -38,15 +39,7 @@ struct sp24_gpu {
 };
 
 /* ------------------------------------------------------------------ */
-/* Conversions to the kernel's element type (round to nearest). */
-
-template <typename T> __device__ float load_as_float(const T *p);
-template <> __device__ float load_as_float<float>(const float *p) { return *p; }
-template <> __device__ float load_as_float<__nv_bfloat16>(const __nv_bfloat16 *p)
-{
-    return __bfloat162float(*p);
-}
-template <> __device__ float load_as_float<__half>(const __half *p) { return __half2float(*p); }
+/* The kernel's element types, and tf32's rounding (to nearest, ties away). */
 
 template <int ELEM> struct elem_traits;
 template <> struct elem_traits<ELEM_TF32> {
@@ -60,11 +53,9 @@ template <> struct elem_traits<ELEM_TF32> {
 };
 template <> struct elem_traits<ELEM_BF16> {
     typedef __nv_bfloat16 type;
-    static __device__ type from_float(float x) { return __float2bfloat16_rn(x); }
 };
 template <> struct elem_traits<ELEM_FP16> {
     typedef __half type;
-    static __device__ type from_float(float x) { return __float2half_rn(x); }
 };
 
 /* Two consecutive elements of packed B, stored together. */
@@ -106,7 +97,7 @@ __global__ void pack_b(const In *__restrict__ B, int64_t ldb, int row_major, int
 #pragma unroll
         for (int i = 0; i < PACK_K / PACK_ROWS; i++, src += PACK_ROWS * ldb)
             tile[x][y + PACK_ROWS * i] =
-                in_n && k0 + y + PACK_ROWS * i < k ? load_as_float(src) : 0.0f;
+                in_n && k0 + y + PACK_ROWS * i < k ? to_float(*src) : 0.0f;
     } else { /* element (k, n) at n * ldb + k */
         const In *src = B + (n0 + y) * ldb + k0 + x;
 #pragma unroll
@@ -114,7 +105,7 @@ __global__ void pack_b(const In *__restrict__ B, int64_t ldb, int row_major, int
 #pragma unroll
             for (int h = 0; h < PACK_K / 32; h++) {
                 const bool in = n0 + y + PACK_ROWS * i < n && k0 + x + 32 * h < k;
-                tile[y + PACK_ROWS * i][x + 32 * h] = in ? load_as_float(src + 32 * h) : 0.0f;
+                tile[y + PACK_ROWS * i][x + 32 * h] = in ? to_float(src[32 * h]) : 0.0f;
             }
     }
     __syncthreads();
@@ -193,12 +184,13 @@ template <int SEL> struct mma_sp<ELEM_FP16, SEL> {
  * 16 rows x 32 B) and the B fragments (ldmatrix.x4 of 8 columns x 64 B),
  * then issues MT*NT mma.sp with sparsity selector = k-step.
  * Thread: 4 accumulators per mma tile (rows g, g+8; columns 2q, 2q+1 where
- * g = lane/4, q = lane%4), written to C with edge masks. */
-template <int ELEM, int BM, int BN, int WM, int WN>
+ * g = lane/4, q = lane%4), written to C (elements CT: c_store.h) with edge
+ * masks. */
+template <int ELEM, int BM, int BN, int WM, int WN, typename CT>
 __global__ void __launch_bounds__(WM *WN * 32)
     sp24_spmm(const uint8_t *__restrict__ A, const uint32_t *__restrict__ meta,
               const uint8_t *__restrict__ Bp, int64_t a_row_bytes, int64_t b_col_bytes,
-              int k_tiles, int64_t m, int64_t n, float alpha, float beta, float *__restrict__ C,
+              int k_tiles, int64_t m, int64_t n, float alpha, float beta, CT *__restrict__ C,
               int64_t ldc, int row_major)
 {
     constexpr int THREADS = WM * WN * 32, MT = BM / WM / 16, NT = BN / WN / 8;
@@ -293,10 +285,8 @@ __global__ void __launch_bounds__(WM *WN * 32)
                 int64_t row = m0 + wm * MT * 16 + i * 16 + g + (r / 2) * 8;
                 int64_t col = n0 + wn * NT * 8 + j * 8 + 2 * q + (r % 2);
                 if (row >= m || col >= n) continue;
-                float *c = C + (row_major ? row * ldc + col : col * ldc + row);
-                float v = alpha * acc[i][j][r];
-                if (beta != 0.0f) v += beta * *c;
-                *c = v;
+                store_c<CT, 1>(C + (row_major ? row * ldc + col : col * ldc + row), alpha,
+                               {acc[i][j][r]}, beta);
             }
 }
 
@@ -307,18 +297,34 @@ template <int ELEM, int BM, int BN, int WM, int WN> struct spmm_config {
     static constexpr int THREADS = WM * WN * 32;
     static constexpr int SMEM =
         STAGES * (BM * SP24_KTILE_BYTES + BN * B_TILE_BYTES + BM / 16 * SP24_META_WORDS * 4);
+    /* C's 16-bit element type (BF16, FP16 only) */
+    typedef typename c_half_type<ELEM == ELEM_BF16>::type half_c;
+
     static tcspmm_status prepare()
     {
-        return TCSPMM_CUDA(cudaFuncSetAttribute(sp24_spmm<ELEM, BM, BN, WM, WN>,
+        TCSPMM_TRY(TCSPMM_CUDA(cudaFuncSetAttribute(sp24_spmm<ELEM, BM, BN, WM, WN, float>,
+                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    SMEM)));
+        if constexpr (ELEM == ELEM_TF32) return TCSPMM_SUCCESS;
+        return TCSPMM_CUDA(cudaFuncSetAttribute(sp24_spmm<ELEM, BM, BN, WM, WN, half_c>,
                                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 SMEM));
     }
-    static tcspmm_status launch(const sp24_gpu *g, int64_t n, float alpha, float beta, float *dC,
-                                int64_t ldc, int row_major, cudaStream_t stream)
+    /* dC: float, or (c16) the precision's 16-bit type */
+    static tcspmm_status launch(const sp24_gpu *g, int64_t n, float alpha, float beta, void *dC,
+                                int c16, int64_t ldc, int row_major, cudaStream_t stream)
+    {
+        if constexpr (ELEM != ELEM_TF32)
+            if (c16) return start<half_c>(g, n, alpha, beta, (half_c *)dC, ldc, row_major, stream);
+        return start<float>(g, n, alpha, beta, (float *)dC, ldc, row_major, stream);
+    }
+    template <typename CT>
+    static tcspmm_status start(const sp24_gpu *g, int64_t n, float alpha, float beta, CT *dC,
+                               int64_t ldc, int row_major, cudaStream_t stream)
     {
         dim3 grid((unsigned)((n + BN - 1) / BN), (unsigned)(g->rows_pad / BM));
         int k_tiles = (int)(g->cols_pad / sp24_ktile_cols(g->precision));
-        sp24_spmm<ELEM, BM, BN, WM, WN><<<grid, THREADS, SMEM, stream>>>(
+        sp24_spmm<ELEM, BM, BN, WM, WN, CT><<<grid, THREADS, SMEM, stream>>>(
             (const uint8_t *)g->values, g->meta, (const uint8_t *)g->b_packed,
             g->cols_pad / 2 * g->elem_bytes, g->cols_pad * g->elem_bytes, k_tiles, g->rows, n,
             alpha, beta, dC, ldc, row_major);
@@ -337,8 +343,8 @@ template <int ELEM> struct configs {
 
 template <int ELEM>
 static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *dB, int b_type,
-                              int64_t ldb, float beta, float *dC, int64_t ldc, int row_major,
-                              int b_in_place, cudaStream_t stream)
+                              int64_t ldb, float beta, void *dC, int c16, int64_t ldc,
+                              int row_major, int b_in_place, cudaStream_t stream)
 {
     typedef typename elem_traits<ELEM>::type T;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
@@ -346,10 +352,10 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
         dim3 grid((unsigned)((g->cols_pad + PACK_K - 1) / PACK_K), (unsigned)(n_pad / PACK_N));
         dim3 block(32, PACK_ROWS);
         T *bp = (T *)g->b_packed;
-        if (b_type == SP24_B_FP32)
+        if (b_type == SP24_DATA_FP32)
             pack_b<float, ELEM><<<grid, block, 0, stream>>>((const float *)dB, ldb, row_major,
                                                             g->cols, n, g->cols_pad, bp);
-        else if (b_type == SP24_B_BF16)
+        else if (b_type == SP24_DATA_BF16)
             pack_b<__nv_bfloat16, ELEM><<<grid, block, 0, stream>>>(
                 (const __nv_bfloat16 *)dB, ldb, row_major, g->cols, n, g->cols_pad, bp);
         else
@@ -363,12 +369,12 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
                                : SP24_WGMMA_B_KMAJOR;
         sp24_wgmma_args a = {g->precision, g->maps, b_in_place ? dB : g->b_packed, kind, ldb,
                              g->rows, g->rows_pad, g->cols, g->cols_pad, n, n_pad, alpha, beta,
-                             dC, ldc, row_major, g->num_sms};
+                             dC, c16, ldc, row_major, g->num_sms};
         return sp24_wgmma_spmm(&a, stream);
     }
     if (configs<ELEM>::big::blocks(g, n) >= g->num_sms)
-        return configs<ELEM>::big::launch(g, n, alpha, beta, dC, ldc, row_major, stream);
-    return configs<ELEM>::small::launch(g, n, alpha, beta, dC, ldc, row_major, stream);
+        return configs<ELEM>::big::launch(g, n, alpha, beta, dC, c16, ldc, row_major, stream);
+    return configs<ELEM>::small::launch(g, n, alpha, beta, dC, c16, ldc, row_major, stream);
 }
 
 template <int ELEM> static tcspmm_status prepare_elem()
@@ -445,9 +451,17 @@ extern "C" const char *sp24_kernel_name(sp24_kernel k)
     return k == SP24_KERNEL_WGMMA ? "wgmma.sp" : "mma.sp";
 }
 
+/* Whether data of type t (SP24_DATA_*) fits a matrix of kernel element elem. */
+static int data_fits(int t, int elem)
+{
+    return t == SP24_DATA_FP32 || (t == SP24_DATA_BF16 && elem == ELEM_BF16) ||
+           (t == SP24_DATA_FP16 && elem == ELEM_FP16);
+}
+
 extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, const void *dB,
-                                       int b_type, int64_t ldb, float beta, float *dC,
-                                       int64_t ldc, tcspmm_layout layout, void *stream)
+                                       int b_type, int64_t ldb, float beta, void *dC,
+                                       int c_type, int64_t ldc, tcspmm_layout layout,
+                                       void *stream)
 {
     if (!g || n < 0 || (n > 0 && g->rows > 0 && (!dB || !dC)))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
@@ -460,11 +474,11 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
                            (long long)ldb, (long long)ldc, (long long)min_ldb,
                            (long long)min_ldc);
     int elem = elem_of(g->precision);
-    if (!(b_type == SP24_B_FP32 || (b_type == SP24_B_BF16 && elem == ELEM_BF16) ||
-          (b_type == SP24_B_FP16 && elem == ELEM_FP16)))
+    if (!data_fits(b_type, elem) || !data_fits(c_type, elem))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "sp24_gpu_spmm: B type %d does not fit a %s matrix", b_type,
-                           tcspmm_precision_name(g->precision));
+                           "sp24_gpu_spmm: B type %d or C type %d does not fit a %s matrix",
+                           b_type, c_type, tcspmm_precision_name(g->precision));
+    const int c16 = c_type != SP24_DATA_FP32;
     if (n == 0 || g->rows == 0) return TCSPMM_SUCCESS;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
     if (n_pad / PACK_N > 65535)
@@ -472,7 +486,7 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
                            (long long)n);
     /* wgmma.sp reads a 16-bit B in place where TMA can (16-byte address and
      * rows); otherwise B is packed (and rounded) into b_packed first */
-    const int b_in_place = g->kernel == SP24_KERNEL_WGMMA && b_type != SP24_B_FP32 &&
+    const int b_in_place = g->kernel == SP24_KERNEL_WGMMA && b_type != SP24_DATA_FP32 &&
                            ldb % 8 == 0 && (uintptr_t)dB % 16 == 0;
     size_t need = b_in_place ? 0 : (size_t)(n_pad * g->cols_pad * g->elem_bytes);
     if (need > g->b_packed_bytes) {
@@ -484,12 +498,12 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
     }
     cudaStream_t s = (cudaStream_t)stream;
     if (elem == ELEM_TF32)
-        return run_elem<ELEM_TF32>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major,
+        return run_elem<ELEM_TF32>(g, n, alpha, dB, b_type, ldb, beta, dC, c16, ldc, row_major,
                                    b_in_place, s);
     if (elem == ELEM_BF16)
-        return run_elem<ELEM_BF16>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major,
+        return run_elem<ELEM_BF16>(g, n, alpha, dB, b_type, ldb, beta, dC, c16, ldc, row_major,
                                    b_in_place, s);
-    return run_elem<ELEM_FP16>(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, row_major,
+    return run_elem<ELEM_FP16>(g, n, alpha, dB, b_type, ldb, beta, dC, c16, ldc, row_major,
                                b_in_place, s);
 }
 

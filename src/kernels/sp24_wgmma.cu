@@ -6,6 +6,7 @@
 
 #include "../error.h"
 #include "../format/sparse24.h"
+#include "c_store.h"
 #include "dependent_launch.h"
 
 #include <cuda.h>
@@ -311,28 +312,8 @@ __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     }
 }
 
-/* *c = a * v + beta * *c, C not read when beta is 0: one float (store1), or
- * four neighbouring ones (store4; c 16-byte aligned). */
-__device__ __forceinline__ void store1(float *c, float a, float v, float beta)
-{
-    *c = beta != 0.0f ? a * v + beta * *c : a * v;
-}
-
-__device__ __forceinline__ void store4(float4 *c, float a, float4 v, float beta)
-{
-    float4 r = make_float4(a * v.x, a * v.y, a * v.z, a * v.w);
-    if (beta != 0.0f) {
-        const float4 old = *c;
-        r.x += beta * old.x;
-        r.y += beta * old.y;
-        r.z += beta * old.z;
-        r.w += beta * old.w;
-    }
-    *c = r;
-}
-
 /* A consumer warp's rows of an interior tile of row-major C (c0: its first
- * row and the tile's first column; ldc and c0 multiples of 4 floats):
+ * row and the tile's first column; ldc and c0 multiples of 4 elements):
  * C = alpha * acc + beta * C, 32 columns at a time through the warp's
  * window in shared memory, so that each store writes four whole 128-byte
  * rows. Writing the fragments directly touches eight lines with 32 bytes
@@ -340,9 +321,9 @@ __device__ __forceinline__ void store4(float4 *c, float a, float4 v, float beta)
  * large products, and whole rows took back about 40% of that. The window's
  * 16-byte units are swizzled (unit ^ row % 8), so neither the fragment
  * writes nor the row reads conflict in banks. */
-template <int MW, int ACC>
-__device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *window,
-                                            float *c0, int64_t ldc, float alpha, float beta)
+template <int MW, int ACC, typename CT>
+__device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *window, CT *c0,
+                                            int64_t ldc, float alpha, float beta)
 {
     const int lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
 #pragma unroll
@@ -362,8 +343,9 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
             for (int k = 0; k < 4; k++) { /* row lane / 8 + 4k, columns 4 (lane % 8) + 0..3 */
                 const int row = lane / 8 + 4 * k, unit = lane % 8;
                 const float4 v = *(const float4 *)(window + row * 32 + ((unit ^ (row % 8)) * 4));
-                store4((float4 *)(c0 + (int64_t)(i * 64 + row) * ldc + 32 * h + 4 * unit), 1.0f,
-                       v, beta);
+                const float quad[4] = {v.x, v.y, v.z, v.w};
+                store_c<CT, 4>(c0 + (int64_t)(i * 64 + row) * ldc + 32 * h + 4 * unit, 1.0f, quad,
+                               beta);
             }
             __syncwarp();
         }
@@ -382,10 +364,10 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
  * written to C at the end of each unit: an interior tile of a row-major C
  * through store_lines (lines), any other directly, with edge masks; or, when
  * K is split (one unit a block), into shared memory for add_parts. */
-template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL, typename CT>
 __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r, int c,
                                         int k_tiles, int64_t tiles_16, int64_t m, int64_t n,
-                                        float alpha, float beta, float *__restrict__ C,
+                                        float alpha, float beta, CT *__restrict__ C,
                                         int64_t ldc, int row_major, int lines)
 {
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
@@ -395,7 +377,7 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     constexpr int B_STEP2 = NMAJOR ? 64 * ROW_BYTES >> 4 : BN * ROW_BYTES >> 4;
     const int t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
     const int g = lane / 4, q = lane % 4;
-    const bool pairs = row_major && (ldc % 2 == 0) && ((uintptr_t)C % 8 == 0);
+    const bool pairs = row_major && (ldc % 2 == 0) && ((uintptr_t)C % (2 * sizeof(CT)) == 0);
     /* Descriptors of stage 0; a stage, a slice or a k-step moves the start
      * address, which is the descriptor's low field (bytes / 16). */
     const uint64_t a_desc0 = tile_desc(r.smem + c * MW * 64 * ROW_BYTES);
@@ -482,8 +464,9 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
         }
         if (lines && w.m0 + R::BM <= m && w.n0 + BN <= n) { /* interior tile */
             float *window = (float *)(r.smem + R::WINDOW_OFFSET) + (c * 4 + warp) * WINDOW_FLOATS;
-            store_lines<MW, ACC>(acc, window, C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0,
-                                 ldc, alpha, beta);
+            store_lines<MW, ACC, CT>(acc, window,
+                                     C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0, ldc,
+                                     alpha, beta);
             continue;
         }
 #pragma unroll
@@ -493,21 +476,15 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
                 int64_t row = w.m0 + (c * MW + i) * 64 + warp * 16 + g + 8 * ((j / 2) % 2);
                 int64_t col = w.n0 + 8 * (j / 4) + 2 * q;
                 if (row >= m || col >= n) continue;
+                const float v[2] = {acc[i][j], acc[i][j + 1]};
                 if (pairs && col + 1 < n) {
-                    float v0 = alpha * acc[i][j], v1 = alpha * acc[i][j + 1];
-                    float2 *p = (float2 *)(C + row * ldc + col);
-                    if (beta != 0.0f) {
-                        float2 old = *p;
-                        v0 += beta * old.x;
-                        v1 += beta * old.y;
-                    }
-                    *p = make_float2(v0, v1);
+                    store_c<CT, 2>(C + row * ldc + col, alpha, v, beta);
                     continue;
                 }
-                float *p0 = C + (row_major ? row * ldc + col : col * ldc + row);
-                store1(p0, alpha, acc[i][j], beta);
+                CT *p0 = C + (row_major ? row * ldc + col : col * ldc + row);
+                store_c<CT, 1>(p0, alpha, {v[0]}, beta);
                 if (col + 1 < n)
-                    store1(row_major ? p0 + 1 : p0 + ldc, alpha, acc[i][j + 1], beta);
+                    store_c<CT, 1>(row_major ? p0 + 1 : p0 + ldc, alpha, {v[1]}, beta);
             }
         }
     }
@@ -521,15 +498,15 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
  * there. Thread: four neighbouring columns of a row, the block's threads
  * moving along the rows (row-major C) or down the columns (column-major
  * C), so that neighbouring threads write neighbouring addresses. */
-template <int BM, int BN>
+template <int BM, int BN, typename CT>
 __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int parts,
                                           int64_t m0, int64_t n0, int64_t m, int64_t n,
-                                          float alpha, float beta, float *__restrict__ C,
+                                          float alpha, float beta, CT *__restrict__ C,
                                           int64_t ldc, int row_major)
 {
     constexpr int QUADS = BN / 4;
     const int row0 = BM * (int)rank / parts, rows = BM * ((int)rank + 1) / parts - row0;
-    const bool quads = row_major && ldc % 4 == 0 && (uintptr_t)C % 16 == 0;
+    const bool quads = row_major && ldc % 4 == 0 && (uintptr_t)C % (4 * sizeof(CT)) == 0;
     const uint32_t base = smem_u32(part);
     for (int t = threadIdx.x; t < rows * QUADS; t += blockDim.x) {
         const int row = row0 + (row_major ? t / QUADS : t % rows);
@@ -545,13 +522,14 @@ __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int 
         }
         const int64_t i = m0 + row, j = n0 + 4 * quad;
         if (i >= m || j >= n) continue;
+        const float v[4] = {sum.x, sum.y, sum.z, sum.w};
         if (quads && j + 4 <= n) {
-            store4((float4 *)(C + i * ldc + j), alpha, sum, beta);
+            store_c<CT, 4>(C + i * ldc + j, alpha, v, beta);
             continue;
         }
-        const float v[4] = {sum.x, sum.y, sum.z, sum.w};
         for (int k = 0; k < 4 && j + k < n; k++)
-            store1(row_major ? C + i * ldc + j + k : C + (j + k) * ldc + i, alpha, v[k], beta);
+            store_c<CT, 1>(row_major ? C + i * ldc + j + k : C + (j + k) * ldc + i, alpha, {v[k]},
+                           beta);
     }
 }
 
@@ -570,17 +548,19 @@ __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int 
  * this one: warpgroup 0 is the producer (its first thread; produce), 1 and
  * 2 the consumers (consume). A stage's full barrier counts its bytes, its
  * empty barrier the CL x 8 consumer warps of the cluster that have finished
- * reading it. lines: C is row-major, not split, 16-byte aligned rows, and
- * the launch gave the consumer warps their C windows (store_lines).
+ * reading it. C's elements are CT: float, or the precision's 16-bit type
+ * (c_store.h). lines: C is row-major, not split, its rows aligned to four
+ * elements, and the launch gave the consumer warps their C windows
+ * (store_lines).
  * after_pack: launched as a dependent of the packing of B (dependent_launch.h). */
-template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
+template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL, typename CT>
 __global__ void __launch_bounds__(3 * WG, 1)
     sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
                            const __grid_constant__ CUtensorMap b_map,
                            const __grid_constant__ CUtensorMap meta_map, int k_tiles,
                            int64_t tiles_16, int clusters_m, int tiles_n, int splits, int64_t m,
-                           int64_t n, float alpha, float beta, float *__restrict__ C,
-                           int64_t ldc, int row_major, int lines, int after_pack)
+                           int64_t n, float alpha, float beta, CT *__restrict__ C, int64_t ldc,
+                           int row_major, int lines, int after_pack)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
@@ -622,8 +602,8 @@ __global__ void __launch_bounds__(3 * WG, 1)
         cluster_sync(); /* every part's sums lie in its block's shared memory */
         const work_unit w = unit_at<R::BM, BN, CL>(blockIdx.x, clusters_m, tiles_n, r.k_stages,
                                                    splits, 0);
-        add_parts<R::BM, BN>((const float *)r.smem, cluster_rank(), splits, w.m0, w.n0, m, n,
-                             alpha, beta, C, ldc, row_major);
+        add_parts<R::BM, BN, CT>((const float *)r.smem, cluster_rank(), splits, w.m0, w.n0, m,
+                                 n, alpha, beta, C, ldc, row_major);
     }
     if (CL > 1 || r.split_k)
         cluster_sync(); /* no block leaves while another may still use its shared memory */
@@ -813,15 +793,24 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         return TCSPMM_SUCCESS;
     }
 
+    /* C's 16-bit element type (BF16, FP16 only) */
+    typedef typename c_half_type<ELEM == TCSPMM_PRECISION_BF16>::type half_c;
+
+    template <bool NM, typename CT> static tcspmm_status prepare_kernel()
+    {
+        return TCSPMM_CUDA(
+            cudaFuncSetAttribute(sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, NM, CL, CT>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM));
+    }
+
     static tcspmm_status prepare()
     {
-        TCSPMM_TRY(TCSPMM_CUDA(cudaFuncSetAttribute(
-            sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>,
-            cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM)));
-        if constexpr (ELEM != TCSPMM_PRECISION_TF32)
-            TCSPMM_TRY(TCSPMM_CUDA(cudaFuncSetAttribute(
-                sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true, CL>,
-                cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM)));
+        TCSPMM_TRY((prepare_kernel<false, float>()));
+        if constexpr (ELEM != TCSPMM_PRECISION_TF32) {
+            TCSPMM_TRY((prepare_kernel<true, float>()));
+            TCSPMM_TRY((prepare_kernel<false, half_c>()));
+            TCSPMM_TRY((prepare_kernel<true, half_c>()));
+        }
         return TCSPMM_SUCCESS;
     }
 
@@ -854,7 +843,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
             cudaLaunchConfig_t cfg = config(attrs, 0, cluster, smem);
             int count = 0;
             TCSPMM_TRY(TCSPMM_CUDA(cudaOccupancyMaxActiveClusters(
-                &count, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>, &cfg)));
+                &count, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL, float>, &cfg)));
             *known = count > 0 ? count : -1;
         }
         *fit = *known > 0 ? *known : 0;
@@ -867,20 +856,15 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
     static tcspmm_status launch(const sp24_wgmma_args *a, const launch_shape &sh, int fit,
                                 cudaStream_t stream)
     {
-        sp24_wgmma_maps *maps = a->maps;
-        TCSPMM_TRY(b_maps_for(maps, a));
+        TCSPMM_TRY(b_maps_for(a->maps, a));
         int64_t units = (int64_t)sh.clusters_m * sh.tiles_n * sh.splits;
         if (units > INT32_MAX / 2)
             return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                                "sp24_wgmma: %lld x %lld output needs %lld work units",
                                (long long)a->rows, (long long)a->n, (long long)units);
-        auto kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, false, CL>;
-        if constexpr (ELEM != TCSPMM_PRECISION_TF32)
-            if (a->b_kind == SP24_WGMMA_B_NMAJOR)
-                kernel = sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, true, CL>;
         /* the C windows only where store_lines can run (else a larger L1) */
         const int lines = a->row_major && sh.splits == 1 && a->ldc % 4 == 0 &&
-                          (uintptr_t)a->C % 16 == 0;
+                          (uintptr_t)a->C % (a->c16 ? 8 : 16) == 0;
         cudaLaunchAttribute attrs[2];
         cudaLaunchConfig_t cfg = config(attrs, stream, sh.splits > 1 ? sh.splits : CL,
                                         lines ? SMEM : SMEM - WINDOWS);
@@ -888,11 +872,32 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         /* B was packed just before (sp24_mma.cu) */
         const int after_pack = a->b_kind == SP24_WGMMA_B_PACKED;
         if (after_pack) dependent_launch_attribute(&attrs[cfg.numAttrs++]); /* sm_90 only */
-        TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
-            &cfg, kernel, maps->a[BM == 128], maps->b[BN == 64], maps->meta[BM == 128],
-            sh.k_tiles, a->rows_pad / 16, sh.clusters_m, sh.tiles_n, sh.splits, a->rows, a->n,
-            a->alpha, a->beta, a->C, a->ldc, a->row_major, lines, after_pack)));
+        const bool nmajor = a->b_kind == SP24_WGMMA_B_NMAJOR;
+        tcspmm_status st;
+        if constexpr (ELEM == TCSPMM_PRECISION_TF32)
+            st = start<false, float>(cfg, a, sh, lines, after_pack);
+        else if (a->c16)
+            st = nmajor ? start<true, half_c>(cfg, a, sh, lines, after_pack)
+                        : start<false, half_c>(cfg, a, sh, lines, after_pack);
+        else
+            st = nmajor ? start<true, float>(cfg, a, sh, lines, after_pack)
+                        : start<false, float>(cfg, a, sh, lines, after_pack);
+        TCSPMM_TRY(st);
         return TCSPMM_CUDA(cudaGetLastError());
+    }
+
+    /* The launch of the kernel for B's kind (NM: read transposed) and C's
+     * element type. */
+    template <bool NM, typename CT>
+    static tcspmm_status start(const cudaLaunchConfig_t &cfg, const sp24_wgmma_args *a,
+                               const launch_shape &sh, int lines, int after_pack)
+    {
+        const sp24_wgmma_maps *maps = a->maps;
+        return TCSPMM_CUDA(cudaLaunchKernelEx(
+            &cfg, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, NM, CL, CT>, maps->a[BM == 128],
+            maps->b[BN == 64], maps->meta[BM == 128], sh.k_tiles, a->rows_pad / 16,
+            sh.clusters_m, sh.tiles_n, sh.splits, a->rows, a->n, a->alpha, a->beta, (CT *)a->C,
+            a->ldc, a->row_major, lines, after_pack));
     }
 };
 

@@ -43,7 +43,8 @@ typedef struct sp24_wgmma_args {
     int64_t ldb;                /* the caller's B only */
     int64_t rows, rows_pad, cols, cols_pad, n, n_pad;
     float alpha, beta;
-    float *C;
+    void *C;                    /* float, or (c16) the precision's 16-bit type */
+    int c16;                    /* BF16 and FP16 only */
     int64_t ldc;
     int row_major, num_sms;
 } sp24_wgmma_args;
