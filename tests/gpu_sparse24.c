@@ -53,7 +53,7 @@ static const char *data_name(int t)
 }
 
 /* C's host copy (floats) to and from the device's elements of type c_type. */
-static void c_to_device(float *dC, const float *C, int64_t count, int c_type,
+static void c_to_device(void *dC, const float *C, int64_t count, int c_type,
                         tcspmm_precision p, uint16_t *scratch)
 {
     if (c_type == SP24_DATA_FP32) {
@@ -64,7 +64,7 @@ static void c_to_device(float *dC, const float *C, int64_t count, int c_type,
     CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, scratch, (size_t)count * 2, cudaMemcpyHostToDevice)));
 }
 
-static void c_from_device(float *C, const float *dC, int64_t count, int c_type,
+static void c_from_device(float *C, const void *dC, int64_t count, int c_type,
                           tcspmm_precision p, uint16_t *scratch)
 {
     if (c_type == SP24_DATA_FP32) {
@@ -231,30 +231,26 @@ static void test_public_16bit(void)
     opt.precision = p;
     tcspmm_plan *plan = NULL;
     CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
-    float *B = malloc((size_t)(k * ld) * sizeof(float)), *C = malloc((size_t)(m * ld) * sizeof(float));
-    float *C0 = malloc((size_t)(m * ld) * sizeof(float));
+    float *B = malloc((size_t)(k * ld) * sizeof(float));
+    float *C = malloc((size_t)(m * ld) * sizeof(float)), *C0 = malloc((size_t)(m * ld) * sizeof(float));
     uint16_t *B16 = malloc((size_t)(k * ld) * sizeof(uint16_t));
     uint16_t *C16 = malloc((size_t)(m * ld) * sizeof(uint16_t));
     double *ref = malloc((size_t)(m * n) * sizeof(double));
     rng_fill(B, (size_t)(k * ld), next_seed++);
     rng_fill(C0, (size_t)(m * ld), next_seed++);
     for (int64_t i = 0; i < k * ld; i++) {
+        B[i] = sp24_round(B[i], p);
         B16[i] = sp24_half_bits(B[i], p);
-        B[i] = sp24_half_value(B16[i], p);
     }
-    for (int64_t i = 0; i < m * ld; i++) {
-        C16[i] = sp24_half_bits(C0[i], p);
-        C0[i] = sp24_half_value(C16[i], p);
-    }
+    for (int64_t i = 0; i < m * ld; i++) C0[i] = sp24_round(C0[i], p);
     void *dB = NULL, *dC = NULL;
     CHECK_OK(TCSPMM_CUDA(cudaMalloc(&dB, (size_t)(k * ld) * 2)));
     CHECK_OK(TCSPMM_CUDA(cudaMalloc(&dC, (size_t)(m * ld) * 2)));
     CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dB, B16, (size_t)(k * ld) * 2, cudaMemcpyHostToDevice)));
-    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, C16, (size_t)(m * ld) * 2, cudaMemcpyHostToDevice)));
+    c_to_device(dC, C0, m * ld, SP24_DATA_BF16, p, C16);
     CHECK_OK(tcspmm_spmm_ex(plan, n, alpha, dB, TCSPMM_R_16BF, ld, beta, dC, TCSPMM_R_16BF, ld,
                             TCSPMM_LAYOUT_ROW_MAJOR, NULL));
-    CHECK_OK(TCSPMM_CUDA(cudaMemcpy(C16, dC, (size_t)(m * ld) * 2, cudaMemcpyDeviceToHost)));
-    for (int64_t i = 0; i < m * ld; i++) C[i] = sp24_half_value(C16[i], p);
+    c_from_device(C, dC, m * ld, SP24_DATA_BF16, p, C16);
     CHECK_OK(reference_spmm(&Ar, n, alpha, B, ld, beta, C0, ld, TCSPMM_LAYOUT_ROW_MAJOR, ref));
     compare_result r = compare_to_reference(C, ld, TCSPMM_LAYOUT_ROW_MAJOR, ref, m, n, 0x1p-9);
     printf("  tcspmm_spmm_ex bf16 B and C, %lld x %lld x %lld: rel_err %.2e\n", (long long)m,

@@ -52,8 +52,4 @@ __device__ __forceinline__ void store_c(CT *c, float a, const float (&v)[W], flo
     }
 }
 
-/* The 16-bit element type of a precision's C (BF16: bf16, FP16: fp16). */
-template <bool BF16> struct c_half_type { typedef __half type; };
-template <> struct c_half_type<true> { typedef __nv_bfloat16 type; };
-
 #endif

@@ -297,8 +297,8 @@ template <int ELEM, int BM, int BN, int WM, int WN> struct spmm_config {
     static constexpr int THREADS = WM * WN * 32;
     static constexpr int SMEM =
         STAGES * (BM * SP24_KTILE_BYTES + BN * B_TILE_BYTES + BM / 16 * SP24_META_WORDS * 4);
-    /* C's 16-bit element type (BF16, FP16 only) */
-    typedef typename c_half_type<ELEM == ELEM_BF16>::type half_c;
+    /* a 16-bit C has the kernel's element type (c16: BF16 and FP16 only) */
+    typedef typename elem_traits<ELEM>::type half_c;
 
     static tcspmm_status prepare()
     {
@@ -314,9 +314,8 @@ template <int ELEM, int BM, int BN, int WM, int WN> struct spmm_config {
     static tcspmm_status launch(const sp24_gpu *g, int64_t n, float alpha, float beta, void *dC,
                                 int c16, int64_t ldc, int row_major, cudaStream_t stream)
     {
-        if constexpr (ELEM != ELEM_TF32)
-            if (c16) return start<half_c>(g, n, alpha, beta, (half_c *)dC, ldc, row_major, stream);
-        return start<float>(g, n, alpha, beta, (float *)dC, ldc, row_major, stream);
+        return c16 ? start<half_c>(g, n, alpha, beta, (half_c *)dC, ldc, row_major, stream)
+                   : start<float>(g, n, alpha, beta, (float *)dC, ldc, row_major, stream);
     }
     template <typename CT>
     static tcspmm_status start(const sp24_gpu *g, int64_t n, float alpha, float beta, CT *dC,

@@ -12,6 +12,7 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <new>
+#include <type_traits>
 
 #define WG 128          /* threads of a warpgroup */
 #define ROW_BYTES 128   /* per stage: compressed A bytes of a row (two k-tiles) */
@@ -794,7 +795,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
     }
 
     /* C's 16-bit element type (BF16, FP16 only) */
-    typedef typename c_half_type<ELEM == TCSPMM_PRECISION_BF16>::type half_c;
+    typedef std::conditional_t<ELEM == TCSPMM_PRECISION_BF16, __nv_bfloat16, __half> half_c;
 
     template <bool NM, typename CT> static tcspmm_status prepare_kernel()
     {
