@@ -3,8 +3,9 @@
  * reference: tf32 on 1:2 matrices, bf16/fp16 on 2:4, fp32 or 16-bit B and C,
  * both layouts, ld above the minimum, odd M, K, N (N = 1 too), alpha and
  * beta, C poisoned with NaN so every element must be written, and the gaps
- * between leading dimensions checked untouched; then a 16-bit product
- * through the public tcspmm_spmm_ex.
+ * between leading dimensions checked untouched; each case on each kernel
+ * (set on the handle); then one handle through products of changing n, and
+ * a 16-bit product through the public tcspmm_spmm_ex.
  *
  * Each result is checked twice: against the float64 product of the given
  * fp32 inputs (the issue's tolerance: 1e-3 tf32, 1e-2 bf16/fp16), and against
@@ -97,6 +98,7 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     CHECK_OK(rounded_copy(&A, t->precision, &Ar));
     CHECK_OK(sp24_compress(&A, t->precision, 0, &s));
     CHECK_OK(sp24_gpu_upload(&s, &g));
+    CHECK_OK(sp24_gpu_set_kernel(g, kernel));
 
     float *B = malloc((size_t)b_count * sizeof(float)), *Br = malloc((size_t)b_count * sizeof(float));
     uint16_t *B16 = malloc((size_t)b_count * sizeof(uint16_t));
@@ -209,6 +211,58 @@ static void test_rejects(void)
           TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK_OK(sp24_gpu_spmm(g, 0, 1.f, d, F32, 1, 0.f, d, F32, 1, R, NULL));
     cudaFree(d);
+    sp24_gpu_free(g);
+    sp24_free(&s);
+    tcspmm_csr_free(&A);
+}
+
+/* One handle through products of changing n (tf32, fp32 B, so B is packed
+ * each time into the handle's scratch buffer, which grows), each with fresh
+ * B and a NaN C, against float64. */
+static void test_changing_n(sp24_kernel kernel)
+{
+    const int64_t m = 700, k = 1500, ns[] = {300, 64, 300, 1100, 1, 1100, 1100, 129};
+    const tcspmm_precision p = TCSPMM_PRECISION_TF32;
+    const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR;
+    tcspmm_csr A;
+    sp24 s;
+    sp24_gpu *g = NULL;
+    CHECK_OK(sp24_gen(m, k, SP24_1TO2, 0.2, next_seed++, &A));
+    CHECK_OK(sp24_compress(&A, p, 0, &s));
+    CHECK_OK(sp24_gpu_upload(&s, &g));
+    CHECK_OK(sp24_gpu_set_kernel(g, kernel));
+    const int64_t n_max = 1100;
+    float *B = malloc((size_t)(k * n_max) * sizeof(float));
+    float *C = malloc((size_t)(m * n_max) * sizeof(float));
+    float *C0 = malloc((size_t)(m * n_max) * sizeof(float));
+    double *ref = malloc((size_t)(m * n_max) * sizeof(double));
+    float *dB = NULL, *dC = NULL;
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dB, (size_t)(k * n_max) * sizeof(float))));
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dC, (size_t)(m * n_max) * sizeof(float))));
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        const int64_t n = ns[i];
+        rng_fill(B, (size_t)(k * n), next_seed++);
+        for (int64_t e = 0; e < m * n; e++) C[e] = C0[e] = nan_value();
+        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dB, B, (size_t)(k * n) * sizeof(float),
+                                        cudaMemcpyHostToDevice)));
+        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, C, (size_t)(m * n) * sizeof(float),
+                                        cudaMemcpyHostToDevice)));
+        CHECK_OK(sp24_gpu_spmm(g, n, 1.0f, dB, SP24_DATA_FP32, n, 0.0f, dC, SP24_DATA_FP32, n, R,
+                               NULL));
+        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)(m * n) * sizeof(float),
+                                        cudaMemcpyDeviceToHost)));
+        CHECK_OK(reference_spmm(&A, n, 1.0f, B, n, 0.0f, C0, n, R, ref));
+        compare_result r = compare_to_reference(C, n, R, ref, m, n, 1e-3);
+        printf("  %-8s one handle, n = %lld: rel_err %.2e nonfinite %lld\n",
+               sp24_kernel_name(kernel), (long long)n, r.rel_err, (long long)r.nonfinite);
+        CHECK(r.pass);
+    }
+    cudaFree(dB);
+    cudaFree(dC);
+    free(B);
+    free(C);
+    free(C0);
+    free(ref);
     sp24_gpu_free(g);
     sp24_free(&s);
     tcspmm_csr_free(&A);
@@ -358,6 +412,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < num_kernels; k++)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
             if (!small_only || cases[i].m * cases[i].n < 100000) run_case(&cases[i], kernels[k]);
+    for (int k = 0; k < num_kernels; k++) test_changing_n(kernels[k]);
     test_rejects();
     test_public_16bit();
     return tests_finish();
