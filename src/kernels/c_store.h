@@ -1,6 +1,6 @@
 /* c_store.h: how the structured-sparsity kernels (sp24_mma.cu,
- * sp24_wgmma.cu) write C = alpha * sum + beta * C, and the conversions they
- * share: float / 16-bit, and B's elements into the operand type. The arithmetic is in float; C's elements are
+ * sp24_wgmma.cu) write C = alpha * sum + beta * C, and the float / 16-bit
+ * conversions they share. The arithmetic is in float; C's elements are
  * floats, or the matrix's 16-bit type (bf16 or fp16, rounded to nearest even
  * once, as the result is stored), for callers that want the output
  * cuSPARSELt gives. beta == 0: C is not read. */
@@ -9,7 +9,6 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <stdint.h>
 
 __device__ __forceinline__ float to_float(float x) { return x; }
 __device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
@@ -24,16 +23,6 @@ template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(f
 template <> __device__ __forceinline__ __half from_float<__half>(float x)
 {
     return __float2half_rn(x);
-}
-
-/* x as a tensor-core operand of type T, as B is packed: a float rounded to
- * TF32 (to nearest, ties away from zero), or the 16-bit type (ties to even). */
-template <typename T> __device__ __forceinline__ T to_operand(float x) { return from_float<T>(x); }
-template <> __device__ __forceinline__ float to_operand<float>(float x)
-{
-    uint32_t u;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(x));
-    return __uint_as_float(u);
 }
 
 /* W neighbouring elements of C, moved in one access (c aligned to its size). */

@@ -3,16 +3,15 @@
  * on the sparse tensor cores (f32 accumulation). Host code calls only these;
  * src/kernels/sp24_mma.cu implements them.
  *
- * How a call runs: B (fp32, bf16 or fp16; either layout, any ldb) is
+ * How a call runs: B (fp32, bf16 or fp16; either layout, any ldb) is first
  * packed on the device into a zero-padded, k-contiguous copy in the kernel's
  * precision (fp32 is rounded to nearest: bf16/fp16 ties to even, tf32 ties
- * away), kept in a scratch buffer of the handle, and read from there by one
- * of two kernels. On compute capability 9.0, when the library was built for
- * sm_90a: the warpgroup kernel (sp24_wgmma.cu: wgmma.mma_async.sp fed by
- * TMA), which packs B itself while it runs (sp24_pack_inline.h), and reads
- * a bf16/fp16 B in place, without the packed copy, when its address is a
- * multiple of 16 bytes and ldb of 8 elements. Else (or when asked for): a
- * packing pass, then the warp kernel (mma.sp::ordered_metadata m16n8k32
+ * away), kept in a scratch buffer of the handle; then one of two kernels
+ * runs. On compute capability 9.0, when the library was built for sm_90a:
+ * the warpgroup kernel (sp24_wgmma.cu: wgmma.mma_async.sp fed by TMA), which
+ * reads a bf16/fp16 B in place, without the packed copy, when its address
+ * is a multiple of 16 bytes and ldb of 8 elements. Else
+ * (or when asked for): the warp kernel (mma.sp::ordered_metadata m16n8k32
  * bf16/fp16, m16n8k16 tf32) with a 4-stage cp.async pipeline on 128x128
  * tiles (64x64 when the big tiles would not fill the GPU). Both mask only
  * their stores to C. */

@@ -8,6 +8,7 @@
 #include "../device_copy.h"
 #include "../error.h"
 #include "c_store.h"
+#include "dependent_launch.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -34,20 +35,21 @@ struct sp24_gpu {
     uint32_t *meta;
     void *b_packed;
     size_t b_packed_bytes;
-    /* the Hopper kernel's packing words (sp24_wgmma.h): allocated words,
-     * the n_pad of the current run of epochs, and the last call's epoch */
-    uint32_t *pack_sync;
-    int64_t pack_sync_words, pack_n_pad;
-    uint32_t pack_epoch;
     sp24_wgmma_maps *maps; /* the wgmma.sp kernel's tensor maps (where it is usable) */
 };
 
 /* ------------------------------------------------------------------ */
-/* The kernel's element types. */
+/* The kernel's element types, and tf32's rounding (to nearest, ties away). */
 
 template <int ELEM> struct elem_traits;
 template <> struct elem_traits<ELEM_TF32> {
     typedef float type;
+    static __device__ type from_float(float x)
+    {
+        uint32_t u;
+        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(x));
+        return __uint_as_float(u);
+    }
 };
 template <> struct elem_traits<ELEM_BF16> {
     typedef __nv_bfloat16 type;
@@ -57,12 +59,18 @@ template <> struct elem_traits<ELEM_FP16> {
 };
 
 /* Two consecutive elements of packed B, stored together. */
-template <typename T> __device__ __forceinline__ void store_pair(T *p, float x0, float x1)
+__device__ __forceinline__ void store_pair(float *p, float x0, float x1)
 {
-    c_vector<T, 2> v;
-    v.e[0] = to_operand<T>(x0);
-    v.e[1] = to_operand<T>(x1);
-    *(c_vector<T, 2> *)p = v;
+    *(float2 *)p = make_float2(elem_traits<ELEM_TF32>::from_float(x0),
+                               elem_traits<ELEM_TF32>::from_float(x1));
+}
+__device__ __forceinline__ void store_pair(__nv_bfloat16 *p, float x0, float x1)
+{
+    *(__nv_bfloat162 *)p = __floats2bfloat162_rn(x0, x1);
+}
+__device__ __forceinline__ void store_pair(__half *p, float x0, float x1)
+{
+    *(__half2 *)p = __floats2half2_rn(x0, x1);
 }
 
 /* pack_b: Bp (n_pad rows of k_pad, k contiguous) = B (k x n, in layout with
@@ -72,13 +80,15 @@ template <typename T> __device__ __forceinline__ void store_pair(T *p, float x0,
  * elements) and the writes along k (a warp writes 64 consecutive elements,
  * two per thread). Thread (x, y) reads column x (row-major B) or k x and
  * x + 32 (column-major) of rows y, y + 8, ..., and writes k 2x, 2x + 1 of
- * packed rows y, y + 8, y + 16, y + 24. (The Hopper kernel packs B itself:
- * sp24_pack_inline.h.) */
+ * packed rows y, y + 8, y + 16, y + 24. The Hopper kernel that reads Bp may
+ * start meanwhile and waits for this pass before its first load
+ * (dependent_launch.h). */
 template <typename In, int ELEM>
 __global__ void pack_b(const In *__restrict__ B, int64_t ldb, int row_major, int64_t k,
                        int64_t n, int64_t k_pad, typename elem_traits<ELEM>::type *__restrict__ Bp)
 {
     __shared__ float tile[PACK_N][PACK_K + 1]; /* [n][k] */
+    dependents_may_start();
     const int64_t k0 = (int64_t)blockIdx.x * PACK_K, n0 = (int64_t)blockIdx.y * PACK_N;
     const int x = threadIdx.x, y = threadIdx.y;
     if (row_major) { /* element (k, n) at k * ldb + n */
@@ -330,33 +340,6 @@ template <int ELEM> struct configs {
     typedef spmm_config<ELEM, 64, 64, 2, 2> small;
 };
 
-/* The Hopper kernel's packing words for a product of n_pad columns, and this
- * call's epoch in a->pack_*: the words are zeroed, and the epochs start
- * again from 1, when they grow, when n_pad changes (every call of a run of
- * epochs must pack the same chunks) and before the epoch would wrap. */
-static tcspmm_status pack_epoch_for(sp24_gpu *g, int64_t n_pad, cudaStream_t stream,
-                                    sp24_wgmma_args *a)
-{
-    const int64_t words = sp24_wgmma_pack_words(g->precision, g->cols_pad, n_pad);
-    if (words > g->pack_sync_words) {
-        TCSPMM_TRY(TCSPMM_CUDA(cudaFree(g->pack_sync)));
-        g->pack_sync = NULL;
-        g->pack_sync_words = 0;
-        TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc((void **)&g->pack_sync, (size_t)words * 4)));
-        g->pack_sync_words = words;
-        g->pack_n_pad = 0;
-    }
-    if (n_pad != g->pack_n_pad || g->pack_epoch == UINT32_MAX) {
-        TCSPMM_TRY(TCSPMM_CUDA(cudaMemsetAsync(g->pack_sync, 0, (size_t)words * 4, stream)));
-        g->pack_n_pad = n_pad;
-        g->pack_epoch = 0;
-    }
-    a->pack_sync = g->pack_sync;
-    a->pack_words = words;
-    a->pack_epoch = ++g->pack_epoch;
-    return TCSPMM_SUCCESS;
-}
-
 template <int ELEM>
 static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *dB, int b_type,
                               int64_t ldb, float beta, void *dC, int c16, int64_t ldc,
@@ -364,35 +347,6 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
 {
     typedef typename elem_traits<ELEM>::type T;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
-    if (g->kernel == SP24_KERNEL_WGMMA) { /* it packs B itself */
-        sp24_wgmma_args a = {};
-        a.precision = g->precision;
-        a.maps = g->maps;
-        a.b = b_in_place ? dB : g->b_packed;
-        a.b_kind = !b_in_place ? SP24_WGMMA_B_PACKED
-                   : row_major ? SP24_WGMMA_B_NMAJOR
-                               : SP24_WGMMA_B_KMAJOR;
-        a.ldb = ldb;
-        if (!b_in_place) {
-            a.b_src = dB;
-            a.b_src16 = b_type != SP24_DATA_FP32;
-            TCSPMM_TRY(pack_epoch_for(g, n_pad, stream, &a));
-        }
-        a.rows = g->rows;
-        a.rows_pad = g->rows_pad;
-        a.cols = g->cols;
-        a.cols_pad = g->cols_pad;
-        a.n = n;
-        a.n_pad = n_pad;
-        a.alpha = alpha;
-        a.beta = beta;
-        a.C = dC;
-        a.c16 = c16;
-        a.ldc = ldc;
-        a.row_major = row_major;
-        a.num_sms = g->num_sms;
-        return sp24_wgmma_spmm(&a, stream);
-    }
     if (!b_in_place) {
         dim3 grid((unsigned)((g->cols_pad + PACK_K - 1) / PACK_K), (unsigned)(n_pad / PACK_N));
         dim3 block(32, PACK_ROWS);
@@ -407,6 +361,15 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
             pack_b<__half, ELEM><<<grid, block, 0, stream>>>((const __half *)dB, ldb, row_major,
                                                              g->cols, n, g->cols_pad, bp);
         TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    }
+    if (g->kernel == SP24_KERNEL_WGMMA) {
+        int kind = !b_in_place ? SP24_WGMMA_B_PACKED
+                   : row_major ? SP24_WGMMA_B_NMAJOR
+                               : SP24_WGMMA_B_KMAJOR;
+        sp24_wgmma_args a = {g->precision, g->maps, b_in_place ? dB : g->b_packed, kind, ldb,
+                             g->rows, g->rows_pad, g->cols, g->cols_pad, n, n_pad, alpha, beta,
+                             dC, c16, ldc, row_major, g->num_sms};
+        return sp24_wgmma_spmm(&a, stream);
     }
     if (configs<ELEM>::big::blocks(g, n) >= g->num_sms)
         return configs<ELEM>::big::launch(g, n, alpha, beta, dC, c16, ldc, row_major, stream);
@@ -549,7 +512,6 @@ extern "C" void sp24_gpu_free(sp24_gpu *g)
     cudaFree(g->values);
     cudaFree(g->meta);
     cudaFree(g->b_packed);
-    cudaFree(g->pack_sync);
     sp24_wgmma_maps_free(g->maps);
     free(g);
 }

@@ -7,7 +7,7 @@
 #include "../error.h"
 #include "../format/sparse24.h"
 #include "c_store.h"
-#include "sp24_pack_inline.h"
+#include "dependent_launch.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -21,12 +21,6 @@
 #define GROUP_M 16      /* tiles along M that run next to each other (L2 reuse of B) */
 #define WINDOW_FLOATS (16 * 32) /* a consumer warp's C window: 16 rows x 32 columns */
 #define PART_PAD 8 /* split K: floats after each row of a part's sums in shared memory */
-
-/* The element type of a precision's operands (TF32: float). */
-template <tcspmm_precision ELEM>
-using operand_t = std::conditional_t<
-    ELEM == TCSPMM_PRECISION_TF32, float,
-    std::conditional_t<ELEM == TCSPMM_PRECISION_BF16, __nv_bfloat16, __half>>;
 
 /* ------------------------------------------------------------------ */
 /* PTX wrappers: mbarrier, TMA, wgmma. */
@@ -282,16 +276,16 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
  * A and the metadata are the block's own. B is the cluster's: in a pair,
  * each block loads half of a stage's B boxes (box h by rank h % 2) into
  * both, and a stage is refilled once the consumers of both have released
- * it. Where the kernel packs B (pack.src), a stage's B is read once its
- * chunk is packed. */
+ * it. */
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL>
 __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR, CL> &r,
                                         const CUtensorMap *a_map, const CUtensorMap *b_map,
-                                        const CUtensorMap *meta_map, const b_pack_job &pack)
+                                        const CUtensorMap *meta_map, int after_pack)
 {
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
     constexpr int X = ROW_BYTES / R::ELEM_BYTES; /* elements of a 128-byte box row */
     constexpr int B_BOXES = NMAJOR ? BN / 64 : 2;
+    if (after_pack) wait_for_pass(); /* B is packed by the kernel before this one */
     int it = 0;
     for (int u = blockIdx.x / CL; u < r.units; u += gridDim.x / CL) {
         const work_unit w =
@@ -302,7 +296,6 @@ __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             uint8_t *sa = r.smem + s * R::STAGE_BYTES, *sb = sa + R::A_BYTES;
             mbar_expect_tx(&r.full[s], R::STAGE_BYTES);
             tma_load(sa, a_map, &r.full[s], kb * X, (int)w.m0);
-            if (kb == w.kb0 || kb % PACK_GROUP_STAGES == 0) wait_packed(pack, w.n0, kb);
 #pragma unroll
             for (int h = 0; h < B_BOXES; h++) {
                 /* NMAJOR: 64 columns by the stage's k; else k-tile h's bytes of BN columns */
@@ -559,8 +552,8 @@ __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int 
  * reading it. C's elements are CT: float, or the precision's 16-bit type
  * (c_store.h). lines: C is row-major, not split, its rows aligned to four
  * elements, and the launch gave the consumer warps their C windows
- * (store_lines). pack.src: warps 1-3 of the producer warpgroup pack B
- * meanwhile (sp24_pack_inline.h). */
+ * (store_lines).
+ * after_pack: launched as a dependent of the packing of B (dependent_launch.h). */
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL, typename CT>
 __global__ void __launch_bounds__(3 * WG, 1)
     sp24_wgmma_spmm_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -568,7 +561,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
                            const __grid_constant__ CUtensorMap meta_map, int k_tiles,
                            int64_t tiles_16, int clusters_m, int tiles_n, int splits, int64_t m,
                            int64_t n, float alpha, float beta, CT *__restrict__ C, int64_t ldc,
-                           int row_major, int lines, const b_pack_job pack)
+                           int row_major, int lines, int after_pack)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
@@ -602,10 +595,7 @@ __global__ void __launch_bounds__(3 * WG, 1)
         cluster_sync(); /* every block's barriers exist before any is used */
 
     if (wg == 0) {
-        if (threadIdx.x == 0)
-            produce(r, &a_map, &b_map, &meta_map, pack);
-        else if (threadIdx.x >= 32 && pack.src)
-            pack_b_inline<operand_t<ELEM>>(pack);
+        if (threadIdx.x == 0) produce(r, &a_map, &b_map, &meta_map, after_pack);
     } else {
         consume(r, wg - 1, k_tiles, tiles_16, m, n, alpha, beta, C, ldc, row_major, lines);
     }
@@ -804,7 +794,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         return TCSPMM_SUCCESS;
     }
 
-    typedef operand_t<ELEM> half_c; /* C's 16-bit element type (BF16, FP16 only) */
+    /* C's 16-bit element type (BF16, FP16 only) */
+    typedef std::conditional_t<ELEM == TCSPMM_PRECISION_BF16, __nv_bfloat16, __half> half_c;
 
     template <bool NM, typename CT> static tcspmm_status prepare_kernel()
     {
@@ -860,50 +851,6 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         return TCSPMM_SUCCESS;
     }
 
-    /* *j: the packing of the caller's B by a launch of `blocks` blocks in
-     * shape sh. Its window is the chunk columns the first units share
-     * (GROUP_M tiles along M, or all of them, take each column of tiles). */
-    static tcspmm_status pack_job(const sp24_wgmma_args *a, const launch_shape &sh, int blocks,
-                                  b_pack_job *j)
-    {
-        j->src = a->b_src;
-        j->dst = (void *)a->b;
-        j->sync = a->pack_sync;
-        j->ld = a->ldb;
-        j->k = a->cols;
-        j->n = a->n;
-        j->k_pad = a->cols_pad;
-        j->epoch = a->pack_epoch;
-        j->row_major = a->row_major;
-        j->src16 = a->b_src16;
-        j->n_chunks = (int)(a->n_pad / PACK_CHUNK_COLS);
-        j->k_tiles = sh.k_tiles;
-        j->k_stages = (sh.k_tiles + 1) / 2;
-        j->k_groups = (j->k_stages + PACK_GROUP_STAGES - 1) / PACK_GROUP_STAGES;
-        j->k_chunk = 2 * PACK_GROUP_STAGES * sp24_ktile_cols(a->precision);
-        j->pieces = 4 * j->k_chunk / PACK_SPAN;
-        j->splits = sh.splits;
-        int longest = 0;
-        for (int p = 0; p < sh.splits; p++) {
-            const int len = pack_part_group(*j, p + 1) - pack_part_group(*j, p);
-            longest = len > longest ? len : longest;
-        }
-        j->ranks = sh.splits * longest;
-        const int64_t per_column = (int64_t)(GROUP_M < CL * sh.clusters_m ? GROUP_M : CL * sh.clusters_m) * sh.splits;
-        const int64_t columns = ((blocks + per_column - 1) / per_column + 1) * BN;
-        const int64_t window = (columns + PACK_CHUNK_COLS - 1) / PACK_CHUNK_COLS;
-        j->window = (int)(window < j->n_chunks ? window : j->n_chunks);
-        if ((int64_t)j->n_chunks * j->k_groups != a->pack_words - PACK_COUNTS)
-            return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                               "sp24_wgmma: %lld packing words for %d x %d chunks of B",
-                               (long long)a->pack_words, j->n_chunks, j->k_groups);
-        if ((uint64_t)j->n_chunks * (uint64_t)j->ranks * (uint64_t)j->pieces > (1ull << 31))
-            return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                               "sp24_wgmma: B of %lld x %lld has too many pieces to pack",
-                               (long long)a->cols_pad, (long long)a->n_pad);
-        return TCSPMM_SUCCESS;
-    }
-
     /* fit: the clusters of CL blocks that run at once (the SMs for single
      * blocks, clusters_fit for pairs); the grid is persistent, as many as
      * fit. Split K: one block a unit, in clusters of the parts of a tile. */
@@ -923,18 +870,19 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         cudaLaunchConfig_t cfg = config(attrs, stream, sh.splits > 1 ? sh.splits : CL,
                                         lines ? SMEM : SMEM - WINDOWS);
         cfg.gridDim = dim3((unsigned)(sh.splits > 1 ? units : CL * (units < fit ? units : fit)));
-        b_pack_job pack = {};
-        if (a->b_src) TCSPMM_TRY(pack_job(a, sh, (int)cfg.gridDim.x, &pack));
+        /* B was packed just before (sp24_mma.cu) */
+        const int after_pack = a->b_kind == SP24_WGMMA_B_PACKED;
+        if (after_pack) dependent_launch_attribute(&attrs[cfg.numAttrs++]); /* sm_90 only */
         const bool nmajor = a->b_kind == SP24_WGMMA_B_NMAJOR;
         tcspmm_status st;
         if constexpr (ELEM == TCSPMM_PRECISION_TF32)
-            st = start<false, float>(cfg, a, sh, lines, pack);
+            st = start<false, float>(cfg, a, sh, lines, after_pack);
         else if (a->c16)
-            st = nmajor ? start<true, half_c>(cfg, a, sh, lines, pack)
-                        : start<false, half_c>(cfg, a, sh, lines, pack);
+            st = nmajor ? start<true, half_c>(cfg, a, sh, lines, after_pack)
+                        : start<false, half_c>(cfg, a, sh, lines, after_pack);
         else
-            st = nmajor ? start<true, float>(cfg, a, sh, lines, pack)
-                        : start<false, float>(cfg, a, sh, lines, pack);
+            st = nmajor ? start<true, float>(cfg, a, sh, lines, after_pack)
+                        : start<false, float>(cfg, a, sh, lines, after_pack);
         TCSPMM_TRY(st);
         return TCSPMM_CUDA(cudaGetLastError());
     }
@@ -943,14 +891,14 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
      * element type. */
     template <bool NM, typename CT>
     static tcspmm_status start(const cudaLaunchConfig_t &cfg, const sp24_wgmma_args *a,
-                               const launch_shape &sh, int lines, const b_pack_job &pack)
+                               const launch_shape &sh, int lines, int after_pack)
     {
         const sp24_wgmma_maps *maps = a->maps;
         return TCSPMM_CUDA(cudaLaunchKernelEx(
             &cfg, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, NM, CL, CT>, maps->a[BM == 128],
             maps->b[BN == 64], maps->meta[BM == 128], sh.k_tiles, a->rows_pad / 16,
             sh.clusters_m, sh.tiles_n, sh.splits, a->rows, a->n, a->alpha, a->beta, (CT *)a->C,
-            a->ldc, a->row_major, lines, pack));
+            a->ldc, a->row_major, lines, after_pack));
     }
 };
 
@@ -1021,14 +969,6 @@ extern "C" tcspmm_status sp24_wgmma_prepare(tcspmm_precision p)
     if (p == TCSPMM_PRECISION_TF32) return prepare_precision<TCSPMM_PRECISION_TF32>();
     if (p == TCSPMM_PRECISION_BF16) return prepare_precision<TCSPMM_PRECISION_BF16>();
     return prepare_precision<TCSPMM_PRECISION_FP16>();
-}
-
-extern "C" int64_t sp24_wgmma_pack_words(tcspmm_precision precision, int64_t cols_pad,
-                                         int64_t n_pad)
-{
-    const int64_t k_stages = (cols_pad / sp24_ktile_cols(precision) + 1) / 2;
-    return PACK_COUNTS + n_pad / PACK_CHUNK_COLS *
-                             ((k_stages + PACK_GROUP_STAGES - 1) / PACK_GROUP_STAGES);
 }
 
 extern "C" tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream)

@@ -3,8 +3,8 @@
  * sp24_mma.cu on devices of compute capability 9.0 when the library was
  * built with it (TCSPMM_HAVE_WGMMA). It reads the same compressed matrix
  * (format/sparse24.h) and the same packed B (k contiguous, n_pad rows of
- * cols_pad elements) as the mma.sp kernel, which it packs itself as it
- * runs, or a caller's 16-bit B in place. */
+ * cols_pad elements) as the mma.sp kernel, or a caller's 16-bit B in
+ * place. */
 #ifndef TCSPMM_SP24_WGMMA_H
 #define TCSPMM_SP24_WGMMA_H
 
@@ -41,16 +41,6 @@ typedef struct sp24_wgmma_args {
     const void *b;              /* packed: n_pad x cols_pad elements, k contiguous */
     int b_kind;                 /* SP24_WGMMA_B_* */
     int64_t ldb;                /* the caller's B only */
-    /* packed: the caller's B that the kernel packs into b as it runs
-     * (sp24_pack_inline.h; NULL: b is packed already), its elements (b_src16:
-     * the precision's 16-bit type, else fp32), and the handle's packing
-     * words (pack_words of sp24_wgmma_pack_words, zeroed when allocated)
-     * with this call's epoch (1, 2, ... on one set of words) */
-    const void *b_src;
-    int b_src16;
-    uint32_t *pack_sync;
-    int64_t pack_words;
-    uint32_t pack_epoch;
     int64_t rows, rows_pad, cols, cols_pad, n, n_pad;
     float alpha, beta;
     void *C;                    /* float, or (c16) the precision's 16-bit type */
@@ -65,9 +55,6 @@ int sp24_wgmma_usable(void);
 /* Sets the kernels' shared-memory limit for a precision on the current
  * device (once, at upload; launches then skip it). */
 tcspmm_status sp24_wgmma_prepare(tcspmm_precision precision);
-
-/* The packing words a product of n_pad columns needs. */
-int64_t sp24_wgmma_pack_words(tcspmm_precision precision, int64_t cols_pad, int64_t n_pad);
 
 /* C = alpha*A*B + beta*C, enqueued on stream. */
 tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream);
