@@ -111,6 +111,13 @@ __device__ __forceinline__ void consumers_sync()
     asm volatile("bar.sync 1, %0;" ::"n"(2 * WG) : "memory");
 }
 
+/* Starts fetching a tensor map's descriptor, so that the first TMA load
+ * through it does not wait for that. */
+__device__ __forceinline__ void prefetch_map(const CUtensorMap *map)
+{
+    asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)map) : "memory");
+}
+
 /* A box of a 2-D tensor map (coordinates in elements, inner first) into
  * shared memory, completing bytes on bar. */
 __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map, uint64_t *bar, int x,
@@ -583,6 +590,9 @@ __global__ void __launch_bounds__(3 * WG, 1)
     const int wg = __shfl_sync(0xffffffffu, threadIdx.x / WG, 0);
 
     if (threadIdx.x == 0) {
+        prefetch_map(&a_map);
+        prefetch_map(&b_map);
+        prefetch_map(&meta_map);
         for (int s = 0; s < STAGES; s++) {
             mbar_init(&r.full[s], 1);
             mbar_init(&r.empty[s], CL * 2 * WG / 32);
