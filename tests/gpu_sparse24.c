@@ -84,21 +84,43 @@ static tcspmm_status rounded_copy(const tcspmm_csr *A, tcspmm_precision p, tcspm
     return TCSPMM_SUCCESS;
 }
 
-static void run_case(const spmm_case *t, sp24_kernel kernel)
+/* A generated m x k matrix of a precision's structure, as given (A), with
+ * its values rounded as the kernel rounds them (Ar), and uploaded to run on
+ * one kernel (g). */
+typedef struct test_matrix {
+    tcspmm_csr A, Ar;
+    sp24 s;
+    sp24_gpu *g;
+} test_matrix;
+
+static void matrix_new(int64_t m, int64_t k, tcspmm_precision p, sp24_kernel kernel,
+                       test_matrix *tm)
 {
-    sp24_structure structure = t->precision == TCSPMM_PRECISION_TF32 ? SP24_1TO2 : SP24_2TO4;
+    tm->g = NULL;
+    CHECK_OK(sp24_gen(m, k, p == TCSPMM_PRECISION_TF32 ? SP24_1TO2 : SP24_2TO4, 0.2, next_seed++,
+                      &tm->A));
+    CHECK_OK(rounded_copy(&tm->A, p, &tm->Ar));
+    CHECK_OK(sp24_compress(&tm->A, p, 0, &tm->s));
+    CHECK_OK(sp24_gpu_upload(&tm->s, &tm->g));
+    CHECK_OK(sp24_gpu_set_kernel(tm->g, kernel));
+}
+
+static void matrix_free(test_matrix *tm)
+{
+    sp24_gpu_free(tm->g);
+    sp24_free(&tm->s);
+    tcspmm_csr_free(&tm->A);
+    tcspmm_csr_free(&tm->Ar);
+}
+
+/* Case t (its m, k and precision those of tm) on tm's handle and kernel. */
+static void check_case(const spmm_case *t, const test_matrix *tm, sp24_kernel kernel)
+{
     int row_major = t->layout == TCSPMM_LAYOUT_ROW_MAJOR;
     int64_t ldb = (row_major ? t->n : t->k) + t->ld_extra;
     int64_t ldc = (row_major ? t->n : t->m) + t->ld_extra;
     int64_t b_count = ldb * (row_major ? t->k : t->n), c_count = ldc * (row_major ? t->m : t->n);
-    tcspmm_csr A, Ar;
-    sp24 s;
-    sp24_gpu *g = NULL;
-    CHECK_OK(sp24_gen(t->m, t->k, structure, 0.2, next_seed++, &A));
-    CHECK_OK(rounded_copy(&A, t->precision, &Ar));
-    CHECK_OK(sp24_compress(&A, t->precision, 0, &s));
-    CHECK_OK(sp24_gpu_upload(&s, &g));
-    CHECK_OK(sp24_gpu_set_kernel(g, kernel));
+    sp24_gpu *g = tm->g;
 
     float *B = malloc((size_t)b_count * sizeof(float)), *Br = malloc((size_t)b_count * sizeof(float));
     uint16_t *B16 = malloc((size_t)b_count * sizeof(uint16_t));
@@ -145,8 +167,9 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     }
     int same_twice = memcmp(C, C_again, (size_t)c_count * sizeof(float)) == 0;
 
-    CHECK_OK(reference_spmm(&A, t->n, t->alpha, B, ldb, t->beta, C0, ldc, t->layout, ref));
-    CHECK_OK(reference_spmm(&Ar, t->n, t->alpha, Br, ldb, t->beta, C0, ldc, t->layout, ref_r));
+    CHECK_OK(reference_spmm(&tm->A, t->n, t->alpha, B, ldb, t->beta, C0, ldc, t->layout, ref));
+    CHECK_OK(reference_spmm(&tm->Ar, t->n, t->alpha, Br, ldb, t->beta, C0, ldc, t->layout,
+                            ref_r));
     double tol = t->precision == TCSPMM_PRECISION_TF32 ? 1e-3 : 1e-2;
     compare_result r = compare_to_reference(C, ldc, t->layout, ref, t->m, t->n, tol);
     double rounded_tol = ROUNDED_TOL;
@@ -183,10 +206,14 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
     free(C16);
     free(ref);
     free(ref_r);
-    sp24_gpu_free(g);
-    sp24_free(&s);
-    tcspmm_csr_free(&A);
-    tcspmm_csr_free(&Ar);
+}
+
+static void run_case(const spmm_case *t, sp24_kernel kernel)
+{
+    test_matrix tm;
+    matrix_new(t->m, t->k, t->precision, kernel, &tm);
+    check_case(t, &tm, kernel);
+    matrix_free(&tm);
 }
 
 static void test_rejects(void)
@@ -217,55 +244,21 @@ static void test_rejects(void)
 }
 
 /* One handle through products of changing n (tf32, fp32 B, so B is packed
- * each time into the handle's scratch buffer, which grows), each with fresh
- * B and a NaN C, against float64. */
+ * each time into the handle's scratch buffer, which grows), each checked as
+ * a case of its own. */
 static void test_changing_n(sp24_kernel kernel)
 {
     const int64_t m = 700, k = 1500, ns[] = {300, 64, 300, 1100, 1, 1100, 1100, 129};
-    const tcspmm_precision p = TCSPMM_PRECISION_TF32;
-    const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR;
-    tcspmm_csr A;
-    sp24 s;
-    sp24_gpu *g = NULL;
-    CHECK_OK(sp24_gen(m, k, SP24_1TO2, 0.2, next_seed++, &A));
-    CHECK_OK(sp24_compress(&A, p, 0, &s));
-    CHECK_OK(sp24_gpu_upload(&s, &g));
-    CHECK_OK(sp24_gpu_set_kernel(g, kernel));
-    const int64_t n_max = 1100;
-    float *B = malloc((size_t)(k * n_max) * sizeof(float));
-    float *C = malloc((size_t)(m * n_max) * sizeof(float));
-    float *C0 = malloc((size_t)(m * n_max) * sizeof(float));
-    double *ref = malloc((size_t)(m * n_max) * sizeof(double));
-    float *dB = NULL, *dC = NULL;
-    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dB, (size_t)(k * n_max) * sizeof(float))));
-    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dC, (size_t)(m * n_max) * sizeof(float))));
+    test_matrix tm;
+    matrix_new(m, k, TCSPMM_PRECISION_TF32, kernel, &tm);
+    printf("  %s, one handle through n = 300, 64, 300, 1100, 1, 1100, 1100, 129:\n",
+           sp24_kernel_name(kernel));
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
-        const int64_t n = ns[i];
-        rng_fill(B, (size_t)(k * n), next_seed++);
-        for (int64_t e = 0; e < m * n; e++) C[e] = C0[e] = nan_value();
-        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dB, B, (size_t)(k * n) * sizeof(float),
-                                        cudaMemcpyHostToDevice)));
-        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, C, (size_t)(m * n) * sizeof(float),
-                                        cudaMemcpyHostToDevice)));
-        CHECK_OK(sp24_gpu_spmm(g, n, 1.0f, dB, SP24_DATA_FP32, n, 0.0f, dC, SP24_DATA_FP32, n, R,
-                               NULL));
-        CHECK_OK(TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)(m * n) * sizeof(float),
-                                        cudaMemcpyDeviceToHost)));
-        CHECK_OK(reference_spmm(&A, n, 1.0f, B, n, 0.0f, C0, n, R, ref));
-        compare_result r = compare_to_reference(C, n, R, ref, m, n, 1e-3);
-        printf("  %-8s one handle, n = %lld: rel_err %.2e nonfinite %lld\n",
-               sp24_kernel_name(kernel), (long long)n, r.rel_err, (long long)r.nonfinite);
-        CHECK(r.pass);
+        const spmm_case t = {m, k, ns[i], TCSPMM_PRECISION_TF32, TCSPMM_LAYOUT_ROW_MAJOR,
+                             SP24_DATA_FP32, 0, 1.0f, 0.0f, SP24_DATA_FP32};
+        check_case(&t, &tm, kernel);
     }
-    cudaFree(dB);
-    cudaFree(dC);
-    free(B);
-    free(C);
-    free(C0);
-    free(ref);
-    sp24_gpu_free(g);
-    sp24_free(&s);
-    tcspmm_csr_free(&A);
+    matrix_free(&tm);
 }
 
 /* The public tcspmm_spmm_ex with bf16 B and C (row-major, ld past n, beta
