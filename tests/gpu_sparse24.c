@@ -114,7 +114,7 @@ static void matrix_free(test_matrix *tm)
 }
 
 /* Case t (its m, k and precision those of tm) on tm's handle and kernel. */
-static void check_case(const spmm_case *t, const test_matrix *tm, sp24_kernel kernel)
+static void check_case(const spmm_case *t, const test_matrix *tm)
 {
     int row_major = t->layout == TCSPMM_LAYOUT_ROW_MAJOR;
     int64_t ldb = (row_major ? t->n : t->k) + t->ld_extra;
@@ -186,10 +186,10 @@ static void check_case(const spmm_case *t, const test_matrix *tm, sp24_kernel ke
     }
     printf("  %-8s %s %5lld x %5lld x %5lld %s B=%s C=%s ld+%lld alpha=%g beta=%g: rel_err "
            "%.2e (rounded inputs %.2e) nonfinite %lld\n",
-           sp24_kernel_name(kernel), tcspmm_precision_name(t->precision), (long long)t->m,
-           (long long)t->k, (long long)t->n, row_major ? "row" : "col", data_name(t->b_type),
-           data_name(t->c_type), (long long)t->ld_extra, t->alpha, t->beta, r.rel_err,
-           rr.rel_err, (long long)r.nonfinite);
+           sp24_kernel_name(sp24_gpu_kernel(g)), tcspmm_precision_name(t->precision),
+           (long long)t->m, (long long)t->k, (long long)t->n, row_major ? "row" : "col",
+           data_name(t->b_type), data_name(t->c_type), (long long)t->ld_extra, t->alpha, t->beta,
+           r.rel_err, rr.rel_err, (long long)r.nonfinite);
     CHECK(r.pass);
     CHECK(rr.pass);
     CHECK(gap_written == 0);
@@ -212,7 +212,7 @@ static void run_case(const spmm_case *t, sp24_kernel kernel)
 {
     test_matrix tm;
     matrix_new(t->m, t->k, t->precision, kernel, &tm);
-    check_case(t, &tm, kernel);
+    check_case(t, &tm);
     matrix_free(&tm);
 }
 
@@ -256,7 +256,7 @@ static void test_changing_n(sp24_kernel kernel)
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         const spmm_case t = {m, k, ns[i], TCSPMM_PRECISION_TF32, TCSPMM_LAYOUT_ROW_MAJOR,
                              SP24_DATA_FP32, 0, 1.0f, 0.0f, SP24_DATA_FP32};
-        check_case(&t, &tm, kernel);
+        check_case(&t, &tm);
     }
     matrix_free(&tm);
 }

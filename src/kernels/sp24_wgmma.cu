@@ -703,7 +703,6 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
     return TCSPMM_SUCCESS;
 }
 
-
 /* The tensor maps of one uploaded matrix. A's and its metadata's depend
  * only on the matrix and the tile height, so they are encoded once; B's
  * (one per tile width) again only when B's buffer, kind, ld or width
