@@ -3,7 +3,7 @@
  * cusparseSpMM per call, one workspace kept and grown across calls,
  * CSR_ALG3's preprocessing redone only when the call's shape or buffers
  * change (it is tied to them), and the fastest algorithm measured once per
- * (N, layout). CSR_ALG3 runs on a
+ * (N, layout, beta zero or not). CSR_ALG3 runs on a
  * descriptor and workspace of its own (its preprocessing lives there; sharing
  * them gave wrong results on an H100 with CUDA 13.0) and only for
  * 16-byte-aligned B and C with leading dimensions divisible by 4 (an ld of 133
@@ -47,7 +47,7 @@ struct cusparse_path {
     int pre_valid;
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
         int64_t n;
-        int layout, alg, fallback;
+        int layout, beta_nonzero, alg, fallback;
     } tuned[TUNED_SLOTS];
     int num_tuned;
 };
@@ -248,11 +248,13 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     return st;
 }
 
-/* One product of the tuning: alg into a scratch C with beta = 0. */
+/* One product of the tuning: alg with the call's alpha and beta into a
+ * scratch C. */
 typedef struct tuning_call {
     cusparse_path *p;
     int alg;
     int64_t n, ldb, ldc;
+    float alpha, beta;
     const float *B;
     float *C;
     tcspmm_layout layout;
@@ -262,8 +264,8 @@ typedef struct tuning_call {
 static tcspmm_status run_tuning_call(void *arg)
 {
     const tuning_call *c = arg;
-    return cusparse_path_spmm(c->p, c->alg, c->n, 1.0f, c->B, c->ldb, 0.0f, c->C, c->ldc, c->layout,
-                              c->stream);
+    return cusparse_path_spmm(c->p, c->alg, c->n, c->alpha, c->B, c->ldb, c->beta, c->C, c->ldc,
+                              c->layout, c->stream);
 }
 
 /* ms[i]: the median milliseconds of cusparse_path_algs[i] over TUNING_RUNS
@@ -297,16 +299,27 @@ static tcspmm_status time_algs(gpu_timer *t, tuning_call *c, float ms[CUSPARSE_P
     return TCSPMM_SUCCESS;
 }
 
-/* Times every algorithm for (n, layout) into a free slot of p->tuned. */
-static tcspmm_status tune(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
-                          tcspmm_layout layout, void *stream, int *slot)
+/* Times every algorithm for (n, layout, beta zero or not) into a free slot
+ * of p->tuned. With beta != 0 the scratch C starts as a copy of the
+ * caller's C, since an algorithm's speed then includes reading it (on an
+ * H200, choices made with beta = 0 ran 3-6% slower than the best one with
+ * beta = 1 on two matrices, and once 24% slower). */
+static tcspmm_status tune(cusparse_path *p, int64_t n, float alpha, const float *dB, int64_t ldb,
+                          float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
+                          void *stream, int *slot)
 {
-    int64_t ld_scratch = layout == TCSPMM_LAYOUT_ROW_MAJOR ? n : p->rows;
-    tuning_call c = {p, 0, n, ldb, ld_scratch > 0 ? ld_scratch : 1, dB, NULL, layout, stream};
+    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    const int64_t inner = row_major ? n : p->rows, outer = row_major ? p->rows : n;
+    tuning_call c = {p, 0, n, ldb, inner > 0 ? inner : 1, alpha, beta, dB, NULL, layout, stream};
     gpu_timer t;
     TCSPMM_TRY(gpu_timer_create(&t, stream));
     tcspmm_status st = TCSPMM_CUDA(cudaMallocAsync((void **)&c.C, (size_t)(p->rows * n + 1) * sizeof(float),
                                                    (cudaStream_t)stream));
+    if (!st && beta != 0.0f && inner > 0 && outer > 0)
+        st = TCSPMM_CUDA(cudaMemcpy2DAsync(c.C, (size_t)c.ldc * sizeof(float), dC,
+                                           (size_t)ldc * sizeof(float), (size_t)inner * sizeof(float),
+                                           (size_t)outer, cudaMemcpyDeviceToDevice,
+                                           (cudaStream_t)stream));
     float best = -1.0f, best_fallback = -1.0f, ms[CUSPARSE_PATH_NUM_ALGS];
     int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
     if (!st) st = time_algs(&t, &c, ms);
@@ -323,19 +336,22 @@ static tcspmm_status tune(cusparse_path *p, int64_t n, const float *dB, int64_t 
     *slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : (int)(n % TUNED_SLOTS);
     p->tuned[*slot].n = n;
     p->tuned[*slot].layout = (int)layout;
+    p->tuned[*slot].beta_nonzero = beta != 0.0f;
     p->tuned[*slot].alg = best_alg;
     p->tuned[*slot].fallback = fallback;
     return TCSPMM_SUCCESS;
 }
 
-tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
-                                     const float *dC, int64_t ldc, tcspmm_layout layout,
-                                     void *stream, int *alg)
+tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
+                                     int64_t ldb, float beta, const float *dC, int64_t ldc,
+                                     tcspmm_layout layout, void *stream, int *alg)
 {
     int slot = -1;
     for (int i = 0; i < p->num_tuned && slot < 0; i++)
-        if (p->tuned[i].n == n && p->tuned[i].layout == (int)layout) slot = i;
-    if (slot < 0) TCSPMM_TRY(tune(p, n, dB, ldb, layout, stream, &slot));
+        if (p->tuned[i].n == n && p->tuned[i].layout == (int)layout &&
+            p->tuned[i].beta_nonzero == (beta != 0.0f))
+            slot = i;
+    if (slot < 0) TCSPMM_TRY(tune(p, n, alpha, dB, ldb, beta, dC, ldc, layout, stream, &slot));
     *alg = p->tuned[slot].alg;
     if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc)) *alg = p->tuned[slot].fallback;
     return TCSPMM_SUCCESS;

@@ -17,13 +17,15 @@ enum { CUSPARSE_PATH_NUM_ALGS = 3 };
 extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
 
-/* The algorithm to use for a call: the first call for a new (n, layout)
- * times each of cusparse_path_algs on a scratch C with L2 flushed before
- * each run (on stream, which it synchronizes) and remembers the fastest, and the fastest but CSR_ALG3 for
- * calls whose B or C CSR_ALG3 may not run on; later calls look them up. */
-tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, const float *dB, int64_t ldb,
-                                     const float *dC, int64_t ldc, tcspmm_layout layout,
-                                     void *stream, int *alg);
+/* The algorithm to use for a call: the first call for a new (n, layout,
+ * beta zero or not) times each of cusparse_path_algs with the call's alpha,
+ * beta and B on a scratch C (a copy of dC when beta != 0) with L2 flushed
+ * before each run (on stream, which it synchronizes) and remembers the
+ * fastest, and the fastest but CSR_ALG3 for calls whose B or C CSR_ALG3
+ * may not run on; later calls look them up. */
+tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
+                                     int64_t ldb, float beta, const float *dC, int64_t ldc,
+                                     tcspmm_layout layout, void *stream, int *alg);
 
 /* The path for A. dA, when not NULL, is A already on the device (nnz below
  * 2^31): its col_idx and values are taken over (set to NULL in dA), and A

@@ -1,6 +1,8 @@
 /* gpu_cusparse.c: the cuSPARSE path through the public API on the device,
  * against the float64 reference: both layouts, padded leading dimensions,
- * beta != 0, N = 1, 7, 128, 513, bundled real matrices and edge cases; C is
+ * beta != 0 (its first call for an N times the algorithms on a copy of C,
+ * which must leave the caller's C as it was), N = 1, 7, 128, 513, bundled
+ * real matrices and edge cases; C is
  * poisoned with NaN before every run, B is fresh for every check. Also
  * tcspmm_spmm_host on cuSPARSE and HRPB plans, whose A lives on the device. */
 #include "harness.h"
