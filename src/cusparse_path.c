@@ -269,32 +269,27 @@ static tcspmm_status run_tuning_call(void *arg)
 }
 
 /* ms[i]: the median milliseconds of cusparse_path_algs[i] over TUNING_RUNS
- * cold-L2 runs, or -1 when cuSPARSE does not offer it for this call. The
- * algorithms take turns, one run each per round after one untimed round, so
- * a GPU clock still ramping up from idle weighs on all of them alike (timed
- * one after the other, the first one timed lost to a slower one). */
+ * cold-L2 runs, or -1 when cuSPARSE does not offer it for this call. One
+ * untimed round of all of them first (it finds those offered, and a GPU
+ * clock still ramping up from idle is not charged to the first one timed),
+ * then each one's runs in a row after one more untimed run. */
 static tcspmm_status time_algs(gpu_timer *t, tuning_call *c, float ms[CUSPARSE_PATH_NUM_ALGS])
 {
-    float runs[CUSPARSE_PATH_NUM_ALGS][TUNING_RUNS];
-    int offered[CUSPARSE_PATH_NUM_ALGS];
-    for (int round = -1; round < TUNING_RUNS; round++)
-        for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
-            if (round >= 0 && !offered[i]) continue;
-            c->alg = cusparse_path_algs[i];
-            tcspmm_status st = round < 0 ? run_tuning_call(c)
-                                         : gpu_timer_run(t, run_tuning_call, c, 0, 1, &runs[i][round]);
-            if (round < 0) offered[i] = st != TCSPMM_ERROR_UNSUPPORTED;
-            if (st == TCSPMM_ERROR_UNSUPPORTED) { /* not offered here: not a failure of the call */
-                tcspmm_clear_error();
-                continue;
-            }
-            TCSPMM_TRY(st);
-        }
+    float runs[TUNING_RUNS];
     for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
-        ms[i] = -1.0f;
-        if (!offered[i]) continue;
-        gpu_timer_sort(runs[i], TUNING_RUNS);
-        ms[i] = runs[i][TUNING_RUNS / 2];
+        c->alg = cusparse_path_algs[i];
+        tcspmm_status st = run_tuning_call(c);
+        ms[i] = st == TCSPMM_ERROR_UNSUPPORTED ? -1.0f : 0.0f;
+        if (st == TCSPMM_ERROR_UNSUPPORTED) /* not offered here: not a failure of the call */
+            tcspmm_clear_error();
+        else
+            TCSPMM_TRY(st);
+    }
+    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
+        if (ms[i] < 0.0f) continue;
+        c->alg = cusparse_path_algs[i];
+        TCSPMM_TRY(gpu_timer_run(t, run_tuning_call, c, 1, TUNING_RUNS, runs));
+        ms[i] = runs[TUNING_RUNS / 2];
     }
     return TCSPMM_SUCCESS;
 }
