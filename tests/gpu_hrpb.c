@@ -2,7 +2,8 @@
  * reference: the generated edge cases at every N of the list, both panel
  * heights, A's row order and the clustered one (row_order.h), both layouts,
  * leading dimensions above the minimum, beta zero and not, both ways of
- * reading a column-major B, heavily split panels, repeat runs, and the
+ * reading a column-major B, two and three copy stages, heavily split
+ * panels, repeat runs (the two stage counts give the same answer), and the
  * bundled matrices of data/ (both row orders). C is poisoned with NaN before
  * every run (its padding too, which must stay untouched).
  *
@@ -45,6 +46,7 @@ typedef struct run_desc {
     int64_t ld_pad;    /* added to the minimum leading dimension of B and C */
     float alpha, beta;
     hrpb_colb_mode colb;
+    hrpb_stages_mode stages;
 } run_desc;
 
 /* A's HRPB with its virtual panels, on both sides. */
@@ -112,7 +114,7 @@ static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_des
         if (!st) st = TCSPMM_CUDA(cudaMemcpy(dC, C, (size_t)nc * 4, cudaMemcpyHostToDevice));
         if (!st)
             st = hrpb_gpu_spmm_mode(g, n, d->alpha, dB, ldb, d->beta, dC, ldc, d->layout, d->colb,
-                                    NULL);
+                                    d->stages, NULL);
         if (!st) st = TCSPMM_CUDA(cudaDeviceSynchronize());
         if (!st) st = TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)nc * 4, cudaMemcpyDeviceToHost));
         CHECK_OK(st);
@@ -174,7 +176,8 @@ static void test_edge_cases(void)
                 for (int ni = ci % n_step; ni < NUM_NS; ni += n_step) {
                     int k = ci + ni + tm / 16 + clustered;
                     run_desc d = {test_ns[ni], (tcspmm_layout)(k % 2), (k / 2) % 2 ? 3 : 0,
-                                  1.25f, k % 3 == 0 ? 0.0f : -0.75f, (hrpb_colb_mode)(k % 3)};
+                                  1.25f, k % 3 == 0 ? 0.0f : -0.75f, (hrpb_colb_mode)(k % 3),
+                                  (hrpb_stages_mode)((ci + ni) % 3)};
                     check_run(&A, m.g, &d, seed++, name, tm);
                 }
             }
@@ -206,16 +209,21 @@ static void test_split_panels(void)
                     for (int ni = 0; ni < NUM_NS; ni += 2 * n_step) {
                         const float betas[3] = {0.0f, 1.0f, 0.5f};
                         run_desc d = {test_ns[ni], (tcspmm_layout)layout, ni % 4 ? 0 : 5,
-                                      -0.5f, betas[bi], (hrpb_colb_mode)((ni + bi) % 3)};
+                                      -0.5f, betas[bi], (hrpb_colb_mode)((ni + bi) % 3),
+                                      (hrpb_stages_mode)((ni / 2 + layout + bi) % 3)};
                         check_run(&A, m.g, &d, seed++, "split panels", tm);
                     }
-            /* Two runs on the same inputs: same answer within rounding (the
-             * atomics may add in another order). */
-            run_desc d = {128, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO};
+            /* Two runs on the same inputs, with three copy stages and with
+             * two: same answer within rounding (the atomics may add in
+             * another order). */
+            run_desc d = {128, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO,
+                          HRPB_STAGES_DEEP};
+            run_desc d_shallow = d;
+            d_shallow.stages = HRPB_STAGES_SHALLOW;
             compare_result r1, r2;
             float *C1 = NULL, *C2 = NULL;
             if (run_and_compare(&A, m.g, &d, 42, &r1, &C1) &&
-                run_and_compare(&A, m.g, &d, 42, &r2, &C2)) {
+                run_and_compare(&A, m.g, &d_shallow, 42, &r2, &C2)) {
                 CHECK(r1.pass && r2.pass);
                 double diff = 0, norm = 0;
                 for (int64_t e = 0; e < A.rows * d.n; e++) {
@@ -291,8 +299,10 @@ static void test_bundled(void)
             st = device_matrix_make(&A, 16, clustered, 1, 132, 4, &m);
             CHECK_OK(st);
             if (!st) {
-                run_desc d1 = {32, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO};
-                run_desc d2 = {129, TCSPMM_LAYOUT_COL_MAJOR, 1, 2.0f, 0.5f, HRPB_COLB_AUTO};
+                /* A's order with two copy stages, clustered with three. */
+                const hrpb_stages_mode stages = clustered ? HRPB_STAGES_DEEP : HRPB_STAGES_SHALLOW;
+                run_desc d1 = {32, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO, stages};
+                run_desc d2 = {129, TCSPMM_LAYOUT_COL_MAJOR, 1, 2.0f, 0.5f, HRPB_COLB_AUTO, stages};
                 check_run(&A, m.g, &d1, 600 + found + 50 * clustered, e->d_name, 16);
                 check_run(&A, m.g, &d2, 700 + found + 50 * clustered, e->d_name, 16);
             }
@@ -366,7 +376,7 @@ static tcspmm_status timed_call_run(const timed_call *c)
         return cusparse_path_spmm(c->cusparse, c->alg, c->n, 1.0f, c->dB, c->ldb, 0.0f, c->dC,
                                   c->ldc, c->layout, NULL);
     return hrpb_gpu_spmm_mode(c->g, c->n, 1.0f, c->dB, c->ldb, 0.0f, c->dC, c->ldc, c->layout,
-                              c->colb, NULL);
+                              c->colb, HRPB_STAGES_AUTO, NULL);
 }
 
 /* Median milliseconds of the call over TIME_RUNS runs after 3 warm-ups, L2

@@ -26,6 +26,7 @@ struct hrpb_gpu {
     int64_t rows, cols;
     int64_t num_vpanels;
     int64_t num_split_panels; /* distinct panels cut into several parts */
+    int64_t deep_slots[3];    /* resident three-stage blocks on the device, 1, 2, 4 warps */
     hrpb_vpanel *vpanels;     /* num_vpanels, in the split's launch order */
     int64_t *split_panels;    /* num_split_panels panel indices */
     int64_t *size_ptr;        /* num_blocks + 1 */
@@ -42,11 +43,21 @@ typedef enum hrpb_colb_mode {
     HRPB_COLB_TRANSPOSE = 2
 } hrpb_colb_mode;
 
-/* hrpb_gpu_spmm with the column-major-B strategy forced (AUTO: the rule
- * hrpb_gpu_spmm uses). Row-major B ignores mode. */
+/* The kernel's copy stages: two where the launch has enough waves to keep
+ * the SMs full, else three (hrpb_tf32.cu), or forced. Kernels without a
+ * two-stage version (FP32, two warps) always run three. */
+typedef enum hrpb_stages_mode {
+    HRPB_STAGES_AUTO = 0,
+    HRPB_STAGES_DEEP = 1,
+    HRPB_STAGES_SHALLOW = 2
+} hrpb_stages_mode;
+
+/* hrpb_gpu_spmm with the column-major-B strategy and the copy stages forced
+ * (AUTO: the rules hrpb_gpu_spmm uses). Row-major B ignores mode. */
 tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float alpha, const float *dB,
                                  int64_t ldb, float beta, float *dC, int64_t ldc,
-                                 tcspmm_layout layout, hrpb_colb_mode mode, void *stream);
+                                 tcspmm_layout layout, hrpb_colb_mode mode,
+                                 hrpb_stages_mode stages, void *stream);
 
 /* C rows of the listed panels (TM rows each, clipped at rows; panel row i is
  * row d_row_map[i] of C, or i when d_row_map is NULL) times beta, or set to

@@ -60,9 +60,25 @@
 #include "dependent_launch.h"
 #include "hrpb_gpu_internal.h"
 
-/* Copy stages: 4 were slower at N = 128 (5 thread blocks per SM instead of
- * 7; bench/NOTES.md). */
-enum { STAGES = 3, MAX_WARPS = 4 };
+enum { MAX_WARPS = 4 };
+
+/* Copy stages: three, or two where that lets more thread blocks share an SM
+ * (TF32, TM = 16, one warp: 28 instead of 19; four: 8 instead of 7). The
+ * launch takes two stages only when it has at least two waves of
+ * three-stage blocks: there the warps hide more latency than the third
+ * stage does (5-25% faster), while with fewer waves a panel's serial chain
+ * of blocks can bound the time, and one block of lookahead made such
+ * products up to 1.27x slower. Four stages (5 blocks of four warps) were
+ * slower at N = 128. FP32 with two stages would spill in the loop; two
+ * warps and TM = 32 (whose registers, not shared memory, limit the blocks)
+ * were not measured (bench/NOTES.md). */
+enum { DEEP_STAGES = 3, SHALLOW_STAGES = 2, SHALLOW_MIN_WAVES = 2 };
+
+template <int TM, int WARPS, bool SPLIT>
+constexpr bool has_shallow(void)
+{
+    return TM == 16 && !SPLIT && WARPS != 2;
+}
 
 /* Split panels add their partial sums atomically: sm_90 has 16-byte float4
  * atomics on global memory (two per row of a lane's 8 columns instead of 8). */
@@ -148,7 +164,7 @@ __device__ __forceinline__ void mma_tf32_16x8x8(float d[4], uint4 a, unsigned lo
 /* The kernel */
 
 /* The copy stages of a thread block. */
-template <int TM, int WARPS>
+template <int TM, int WARPS, int STAGES>
 struct hrpb_stages {
     static constexpr int NT = 32 * WARPS; /* N columns of a tile */
     static constexpr int LDB = NT + 8;    /* padded B row, floats */
@@ -169,32 +185,36 @@ struct hrpb_decoded {
 
 /* Shared memory of a thread block: the stages, then the decoded blocks b and
  * b + 1. One warp decodes in registers (nothing to share): no decoded blocks. */
-template <int TM, int WARPS, bool SPLIT>
-struct hrpb_smem : hrpb_stages<TM, WARPS> {
+template <int TM, int WARPS, int STAGES, bool SPLIT>
+struct hrpb_smem : hrpb_stages<TM, WARPS, STAGES> {
     alignas(16) hrpb_decoded<TM, SPLIT> d[2];
 };
-template <int TM, bool SPLIT>
-struct hrpb_smem<TM, 1, SPLIT> : hrpb_stages<TM, 1> {};
+template <int TM, int STAGES, bool SPLIT>
+struct hrpb_smem<TM, 1, STAGES, SPLIT> : hrpb_stages<TM, 1, STAGES> {};
 
 /* The minimum blocks per SM of __launch_bounds__: for TM = 16, as many as
  * the shared memory of an H100 holds (228 KB, 1 KB of it reserved per
- * block), so that registers do not limit occupancy below that. TM = 32
- * would spill under that cap and is left to the compiler. */
-template <int TM, int WARPS, bool SPLIT>
+ * block), so that registers do not limit occupancy below that, but at most
+ * 8 of four warps (64 registers; the 10 that two stages leave room for get
+ * 48, which spill in the loop: 1.6x slower). TM = 32 would spill under that
+ * cap and is left to the compiler. */
+template <int TM, int WARPS, int STAGES, bool SPLIT>
 constexpr int min_blocks_per_sm(void)
 {
-    return TM == 16 ? (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS, SPLIT>) + 1024) : 1;
+    constexpr int by_smem =
+        (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS, STAGES, SPLIT>) + 1024);
+    return TM != 16 ? 1 : WARPS == MAX_WARPS && by_smem > 8 ? 8 : by_smem;
 }
 
-template <int TM, int WARPS, bool VEC, bool SPLIT>
-__global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS, SPLIT>()))
+template <int TM, int WARPS, int STAGES, bool VEC, bool SPLIT>
+__global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS, STAGES, SPLIT>()))
 hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restrict__ size_ptr,
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
                  const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles,
                  float alpha, const float *B, int64_t b_sk, int64_t b_sj, float beta, float *C,
                  int64_t c_si, int64_t c_sj, bool c_vec)
 {
-    typedef hrpb_smem<TM, WARPS, SPLIT> smem_t;
+    typedef hrpb_smem<TM, WARPS, STAGES, SPLIT> smem_t;
     constexpr int H = SPLIT ? 2 : 1; /* TF32 parts of an operand */
     constexpr int NT = smem_t::NT, LDB = smem_t::LDB, CHUNKS = NT / 4;
     constexpr int A_CHUNKS = smem_t::A_BYTES / 16, BR = TM / 16;
@@ -542,26 +562,53 @@ static int warps_for(int64_t n)
     return n <= 32 ? 1 : n <= 64 ? 2 : MAX_WARPS;
 }
 
-template <int TM, int WARPS, bool SPLIT>
-static hrpb_kernel_fn kernel_for_warps(bool vec)
+/* Index of a warp count (1, 2, 4) in per-warps tables. */
+static int warps_index(int warps)
 {
-    return vec ? hrpb_tf32_kernel<TM, WARPS, true, SPLIT> : hrpb_tf32_kernel<TM, WARPS, false, SPLIT>;
+    return warps == 1 ? 0 : warps == 2 ? 1 : 2;
+}
+
+template <int TM, int WARPS, int STAGES, bool SPLIT>
+static hrpb_kernel_fn kernel_for_stages(bool vec)
+{
+    return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, SPLIT>
+               : hrpb_tf32_kernel<TM, WARPS, STAGES, false, SPLIT>;
+}
+
+/* shallow: two stages where the kernel has them (has_shallow), else three. */
+template <int TM, int WARPS, bool SPLIT>
+static hrpb_kernel_fn kernel_for_warps(bool shallow, bool vec)
+{
+    if constexpr (has_shallow<TM, WARPS, SPLIT>())
+        if (shallow) return kernel_for_stages<TM, WARPS, SHALLOW_STAGES, SPLIT>(vec);
+    return kernel_for_stages<TM, WARPS, DEEP_STAGES, SPLIT>(vec);
 }
 
 template <int TM, bool SPLIT>
-static hrpb_kernel_fn kernel_for_split(int warps, bool vec)
+static hrpb_kernel_fn kernel_for_split(int warps, bool shallow, bool vec)
 {
-    return warps == 1   ? kernel_for_warps<TM, 1, SPLIT>(vec)
-           : warps == 2 ? kernel_for_warps<TM, 2, SPLIT>(vec)
-                        : kernel_for_warps<TM, MAX_WARPS, SPLIT>(vec);
+    return warps == 1   ? kernel_for_warps<TM, 1, SPLIT>(shallow, vec)
+           : warps == 2 ? kernel_for_warps<TM, 2, SPLIT>(shallow, vec)
+                        : kernel_for_warps<TM, MAX_WARPS, SPLIT>(shallow, vec);
 }
 
-/* The kernel for panel height tm, warps per block, vector B loads, and
- * split (3xTF32) arithmetic. */
-static hrpb_kernel_fn kernel_for(int tm, int warps, bool vec, bool split)
+/* The kernel for panel height tm, warps per block, two stages (where
+ * there is such a kernel) or three, vector B loads, and split (3xTF32)
+ * arithmetic. */
+static hrpb_kernel_fn kernel_for(int tm, int warps, bool shallow, bool vec, bool split)
 {
-    if (tm == 32) return split ? kernel_for_split<32, true>(warps, vec) : kernel_for_split<32, false>(warps, vec);
-    return split ? kernel_for_split<16, true>(warps, vec) : kernel_for_split<16, false>(warps, vec);
+    if (tm == 32)
+        return split ? kernel_for_split<32, true>(warps, shallow, vec)
+                     : kernel_for_split<32, false>(warps, shallow, vec);
+    return split ? kernel_for_split<16, true>(warps, shallow, vec)
+                 : kernel_for_split<16, false>(warps, shallow, vec);
+}
+
+/* Resident thread blocks per SM of the three-stage kernel (row-major B). */
+static tcspmm_status deep_blocks_per_sm(int tm, int warps, bool split, int *blocks)
+{
+    return TCSPMM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        blocks, kernel_for(tm, warps, false, true, split), 32 * warps, 0));
 }
 
 /* Whether a precision runs split (3xTF32); -1 if the kernel does not do it. */
@@ -580,13 +627,8 @@ extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_pr
                            "precision %s (tf32 or fp32), or a null output",
                            (long long)n, panel_rows, tcspmm_precision_name(precision));
     const int warps = warps_for(n);
-    int blocks = 0;
-    /* A row-major B. */
-    TCSPMM_TRY(TCSPMM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, kernel_for(panel_rows, warps, true, split), 32 * warps, 0)));
-    *blocks_per_sm = blocks;
     *n_tile = 32 * warps;
-    return TCSPMM_SUCCESS;
+    return deep_blocks_per_sm(panel_rows, warps, split, blocks_per_sm);
 }
 
 extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
@@ -626,9 +668,17 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     g->dependent_launch = dependent_launch_supported();
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
+    int device = 0, sms = 0;
+    tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&device));
+    if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    for (int warps = 1; warps <= MAX_WARPS && !st; warps *= 2) {
+        int blocks = 0;
+        st = deep_blocks_per_sm(g->panel_rows, warps, g->split, &blocks);
+        g->deep_slots[warps_index(warps)] = (int64_t)sms * blocks;
+    }
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
-    tcspmm_status st = device_copy_in((void **)&g->vpanels, vpanels,
-                                      (size_t)nv * sizeof(hrpb_vpanel), up);
+    if (!st)
+        st = device_copy_in((void **)&g->vpanels, vpanels, (size_t)nv * sizeof(hrpb_vpanel), up);
     if (!st)
         st = device_copy_in((void **)&g->split_panels, split_panels,
                             (size_t)nsplit * sizeof(int64_t), up);
@@ -726,12 +776,21 @@ void hrpb_gpu_free(hrpb_gpu *g)
     free(g);
 }
 
+/* Whether a launch of n_tiles N tiles of warps-warp blocks runs two copy
+ * stages: at least SHALLOW_MIN_WAVES waves of three-stage blocks, or as
+ * mode forces. */
+static bool shallow_for(const hrpb_gpu *g, int warps, int64_t n_tiles, hrpb_stages_mode mode)
+{
+    if (mode != HRPB_STAGES_AUTO) return mode == HRPB_STAGES_SHALLOW;
+    return g->num_vpanels * n_tiles >= SHALLOW_MIN_WAVES * g->deep_slots[warps_index(warps)];
+}
+
 /* Launches the kernel on B with element strides (b_sk, b_sj) after the beta
  * pre-pass of split panels, as a dependent of the pre-pass when there is
  * one. */
 static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const float *B,
                             int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si,
-                            int64_t c_sj, cudaStream_t stream)
+                            int64_t c_sj, hrpb_stages_mode stages, cudaStream_t stream)
 {
     int scaled = 0;
     TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows, g->row_map,
@@ -748,8 +807,9 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     cfg.attrs = &dependent;
     dependent_launch_attribute(&dependent);
     cfg.numAttrs = scaled && g->dependent_launch;
+    const bool shallow = shallow_for(g, warps, n_tiles, stages);
     TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
-        &cfg, kernel_for(g->panel_rows, warps, vec, g->split), g->vpanels, g->size_ptr,
+        &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split), g->vpanels, g->size_ptr,
         g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C,
         c_si, c_sj, c_vec)));
     return TCSPMM_CUDA(cudaGetLastError());
@@ -766,7 +826,8 @@ static bool transpose_b(int64_t n, hrpb_colb_mode mode)
 extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float alpha,
                                             const float *dB, int64_t ldb, float beta,
                                             float *dC, int64_t ldc, tcspmm_layout layout,
-                                            hrpb_colb_mode mode, void *stream)
+                                            hrpb_colb_mode mode, hrpb_stages_mode stages,
+                                            void *stream)
 {
     if (!g || n < 0 || (n > 0 && g->rows > 0 && !dC) || (n > 0 && g->cols > 0 && !dB))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
@@ -785,13 +846,13 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
     const int64_t c_si = row_major ? ldc : 1, c_sj = row_major ? 1 : ldc;
     if (row_major || !transpose_b(n, mode) || g->cols == 0)
         return launch(g, n, alpha, dB, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC, c_si,
-                      c_sj, s);
+                      c_sj, stages, s);
 
     const int64_t ldt = (n + 3) / 4 * 4;
     float *bt = NULL;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMallocAsync((void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), s)));
     tcspmm_status st = dense_transpose_to_row_major(dB, ldb, g->cols, n, bt, ldt, s);
-    if (!st) st = launch(g, n, alpha, bt, ldt, 1, beta, dC, c_si, c_sj, s);
+    if (!st) st = launch(g, n, alpha, bt, ldt, 1, beta, dC, c_si, c_sj, stages, s);
     tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(bt, s));
     return st ? st : freed;
 }
@@ -801,5 +862,5 @@ extern "C" tcspmm_status hrpb_gpu_spmm(const hrpb_gpu *g, int64_t n, float alpha
                                        int64_t ldc, tcspmm_layout layout, void *stream)
 {
     return hrpb_gpu_spmm_mode(g, n, alpha, dB, ldb, beta, dC, ldc, layout, HRPB_COLB_AUTO,
-                              stream);
+                              HRPB_STAGES_AUTO, stream);
 }
