@@ -9,7 +9,7 @@
  * the pipeline (b = the block being multiplied):
  *   - copy (cp.async): the packed bytes of block b + STAGES and the 16 B rows
  *     of block b + STAGES - 1 (restricted to the N tile) into shared-memory
- *     stages;
+ *     stages (three, or two: see DEEP_STAGES below);
  *   - decode: block b + 1's bricks into a dense TM x 16 A tile held in
  *     m16n8k8 fragment order and already rounded to TF32. Warp w decodes
  *     brick columns w, w + WARPS, ...: lane l takes bits l and l + 32 of the
@@ -64,14 +64,16 @@ enum { MAX_WARPS = 4 };
 
 /* Copy stages: three, or two where that lets more thread blocks share an SM
  * (TF32, TM = 16, one warp: 28 instead of 19; four: 8 instead of 7). The
- * launch takes two stages only when it has at least two waves of
+ * launch takes two stages only when its blocks make at least two waves of
  * three-stage blocks: there the warps hide more latency than the third
- * stage does (5-25% faster), while with fewer waves a panel's serial chain
- * of blocks can bound the time, and one block of lookahead made such
- * products up to 1.27x slower. Four stages (5 blocks of four warps) were
- * slower at N = 128. FP32 with two stages would spill in the loop; two
- * warps and TM = 32 (whose registers, not shared memory, limit the blocks)
- * were not measured (bench/NOTES.md). */
+ * stage does (on an H200, 1.18x-1.27x faster at N = 32 and up to 1.06x at
+ * N = 128 and 512, a few long-panel products 1-2.5% slower), while with
+ * fewer waves a panel's serial chain of blocks can bound the time, and one
+ * block of lookahead made such products up to 1.27x slower. Four stages (5
+ * blocks of four warps) were slower at N = 128. FP32 with two stages would
+ * spill in the loop; two warps and TM = 32 (whose registers, not shared
+ * memory, limit the blocks) were not measured. bench/NOTES.md,
+ * bench/results/hrpb-stages-2026-11-26/. */
 enum { DEEP_STAGES = 3, SHALLOW_STAGES = 2, SHALLOW_MIN_WAVES = 2 };
 
 template <int TM, int WARPS, bool SPLIT>
@@ -196,7 +198,7 @@ struct hrpb_smem<TM, 1, STAGES, SPLIT> : hrpb_stages<TM, 1, STAGES> {};
  * the shared memory of an H100 holds (228 KB, 1 KB of it reserved per
  * block), so that registers do not limit occupancy below that, but at most
  * 8 of four warps (64 registers; the 10 that two stages leave room for get
- * 48, which spill in the loop: 1.6x slower). TM = 32 would spill under that
+ * 48, which spill in the loop: 1.57x slower). TM = 32 would spill under that
  * cap and is left to the compiler. */
 template <int TM, int WARPS, int STAGES, bool SPLIT>
 constexpr int min_blocks_per_sm(void)
