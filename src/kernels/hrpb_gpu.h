@@ -15,9 +15,11 @@ extern "C" {
 
 typedef struct hrpb_gpu hrpb_gpu; /* device copies of the HRPB arrays */
 
-/* Thread blocks of the kernel that fit on one SM for this N, panel height
- * and precision (from cudaOccupancyMaxActiveBlocksPerMultiprocessor), and
- * the N columns one thread block covers. Needs a GPU. */
+/* Thread blocks of the three-stage kernel that fit on one SM for this N,
+ * panel height and precision (from cudaOccupancyMaxActiveBlocksPerMultiprocessor;
+ * the wave-aware split plans for these, and a launch of two waves or more
+ * may run the two-stage kernel, which fits more), and the N columns one
+ * thread block covers. Needs a GPU. */
 tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_precision precision,
                                  int *blocks_per_sm, int64_t *n_tile);
 
