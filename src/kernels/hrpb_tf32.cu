@@ -19,10 +19,13 @@
  *     reads its A fragment (one 16-byte load per brick row) and two 16-byte
  *     B loads, and issues mma.m16n8k8 (k = the pair's 8 active columns) for
  *     each of its 4 n8 tiles. A pair without bricks is skipped.
- * One __syncthreads per HRPB block orders all three. With one warp (N <= 32)
- * nothing is shared: the warp decodes block b in registers just before its
- * MMAs, its packed bytes are copied with its B rows (block b + STAGES - 1),
- * and there are no decoded buffers in shared memory. Panel row i is row
+ * One __syncthreads per HRPB block orders all three. The MMAs of block b are
+ * issued before the decode of block b + 1, so the tensor cores run while the
+ * decode's chain of shared-memory loads does (decode first was 2-3% slower
+ * at N = 128 and 512: bench/results/hrpb-mma-first-2026-11-26/). With one
+ * warp (N <= 32) nothing is shared: the warp decodes block b in registers
+ * just before its MMAs, its packed bytes are copied with its B rows (block
+ * b + STAGES - 1), and there are no decoded buffers in shared memory. Panel row i is row
  * row_map[i] of C when the rows were reordered (row_map not NULL).
  *
  * FP32-accurate mode (SPLIT, 3xTF32): every A value and B element x is split
@@ -429,8 +432,6 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
             copy_next_a();
             copy_next_b();
             cp_async_commit();
-            if constexpr (!REG_DECODE)
-                if (it + 1 < nblk) decode_to_smem(s1, sm.d[(it + 1) & 1]);
 
             if (warp_active) {
                 unsigned long long f[COLS][H][BR]; /* one warp: block it, decoded here */
@@ -491,6 +492,8 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                     }
                 }
             }
+            if constexpr (!REG_DECODE)
+                if (it + 1 < nblk) decode_to_smem(s1, sm.d[(it + 1) & 1]);
             s0 = s1;
         }
 
