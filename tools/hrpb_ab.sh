@@ -7,7 +7,8 @@
 # through tools/sweep.py) at each N over the inputs; a table of times per
 # matrix follows, the first variant the base (table.md; logs in logs.tgz).
 # TESTS=1: also ctest -L gpu and compute-sanitizer memcheck and racecheck
-# (gpu_hrpb --quick) on the tree's own build.
+# (gpu_hrpb --quick) on the tree's own build. SWEEP_PATH=auto (or cusparse)
+# sweeps that path instead of hrpb.
 #   VARIANTS="base:.devdata/base new:- new32:-:--tm+32" TESTS=1 \
 #     bash tools/hrpb_ab.sh 32,128,512 REPS INPUT...
 set -uo pipefail
