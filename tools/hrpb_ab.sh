@@ -71,15 +71,14 @@ for n in ns:
     logs = {s: [] for s in names[1:]}
     for m, d in rows.items():
         cells, ratios = [], []
+        ok = {s: bool(d.get(s) and d[s]['time_ms'] and d[s]['check_pass'] in ('1', 'True', 'true'))
+              for s in names}
         for s in names:
             r = d.get(s)
-            ok = r and r['time_ms'] and r['check_pass'] in ('1', 'True', 'true')
-            cells.append(f"{float(r['time_ms']):.4f} ({float(r['roofline_frac']):.2f})" if ok else "FAIL/-")
-        base = d.get(names[0])
+            cells.append(f"{float(r['time_ms']):.4f} ({float(r['roofline_frac']):.2f})" if ok[s] else "FAIL/-")
         for s in names[1:]:
-            r = d.get(s)
-            if base and r and base['time_ms'] and r['time_ms']:
-                q = float(base['time_ms']) / float(r['time_ms'])
+            if ok[names[0]] and ok[s]:  # a ratio only between runs that passed their check
+                q = float(d[names[0]]['time_ms']) / float(d[s]['time_ms'])
                 logs[s].append(math.log(q)); ratios.append(f"{q:.3f}")
             else:
                 ratios.append("-")
