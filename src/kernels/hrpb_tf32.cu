@@ -66,23 +66,25 @@
 enum { MAX_WARPS = 4 };
 
 /* Copy stages: three, or two where that lets more thread blocks share an SM
- * (TF32, TM = 16, one warp: 28 instead of 19; four: 8 instead of 7). The
+ * (TF32, TM = 16, one warp: 28 instead of 19; two: 14 instead of 11; four: 8
+ * instead of 7). The
  * launch takes two stages only when its blocks make at least two waves of
  * three-stage blocks: there the warps hide more latency than the third
  * stage does (on an H200, 1.18x-1.27x faster at N = 32 and up to 1.06x at
- * N = 128 and 512, a few long-panel products 1-2.5% slower), while with
- * fewer waves a panel's serial chain of blocks can bound the time, and one
- * block of lookahead made such products up to 1.27x slower. Four stages (5
- * blocks of four warps) were slower at N = 128. FP32 with two stages would
- * spill in the loop; two warps and TM = 32 (whose registers, not shared
- * memory, limit the blocks) were not measured. bench/NOTES.md,
- * bench/results/hrpb-stages-2026-11-26/. */
+ * N = 128 and 512, a few long-panel products 1-2.5% slower; two warps at
+ * N = 64 1.056x, up to 1.13x), while with fewer waves a panel's serial chain
+ * of blocks can bound the time, and one block of lookahead made such
+ * products up to 1.27x slower. Four stages (5 blocks of four warps) were
+ * slower at N = 128. FP32 with two stages would spill in the loop; TM = 32
+ * (whose registers, not shared memory, limit the blocks) was not measured.
+ * bench/NOTES.md, bench/results/hrpb-stages-2026-11-26/ and
+ * hrpb-two-warps-2026-11-26/. */
 enum { DEEP_STAGES = 3, SHALLOW_STAGES = 2, SHALLOW_MIN_WAVES = 2 };
 
 template <int TM, int WARPS, bool SPLIT>
 constexpr bool has_shallow(void)
 {
-    return TM == 16 && !SPLIT && WARPS != 2;
+    return TM == 16 && !SPLIT;
 }
 
 /* Split panels add their partial sums atomically: sm_90 has 16-byte float4
@@ -199,16 +201,21 @@ struct hrpb_smem<TM, 1, STAGES, SPLIT> : hrpb_stages<TM, 1, STAGES> {};
 
 /* The minimum blocks per SM of __launch_bounds__: for TM = 16, as many as
  * the shared memory of an H100 holds (228 KB, 1 KB of it reserved per
- * block), so that registers do not limit occupancy below that, but at most
- * 8 of four warps (64 registers; the 10 that two stages leave room for get
- * 48, which spill in the loop: 1.57x slower). TM = 32 would spill under that
- * cap and is left to the compiler. */
+ * block), so that registers do not limit occupancy below that, with two
+ * caps for two stages, where registers would spill:
+ *   - four warps: at most 8 (64 registers). The 10 that fit get 48 and spill
+ *     in the loop (1.57x slower); 9 (56 registers, a small spill) were 0.995x
+ *     at N = 128, down to 0.88x.
+ *   - two warps: at most 14 (72 registers). The 15 that fit get 64 and spill
+ *     (1.023x at N = 64, against 1.056x for 14).
+ * TM = 32 would spill under these caps and is left to the compiler. */
 template <int TM, int WARPS, int STAGES, bool SPLIT>
 constexpr int min_blocks_per_sm(void)
 {
     constexpr int by_smem =
         (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS, STAGES, SPLIT>) + 1024);
-    return TM != 16 ? 1 : WARPS == MAX_WARPS && by_smem > 8 ? 8 : by_smem;
+    constexpr int cap = WARPS == MAX_WARPS ? 8 : WARPS == 2 ? 14 : by_smem;
+    return TM != 16 ? 1 : by_smem > cap ? cap : by_smem;
 }
 
 template <int TM, int WARPS, int STAGES, bool VEC, bool SPLIT>
