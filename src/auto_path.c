@@ -9,7 +9,10 @@
  * kernel with its launch order); A's own order in TF32 re-fitted on
  * dependent-launch-2026-11-25/ (43 of the 44, after the split threshold
  * fell to 2x the mean; FP32 came out unchanged, clustered was not re-run).
- * For each precision, order and N, the
+ * N = 49-64 (the two-warp kernel's widest N) has its own thresholds, fitted
+ * on H200 sweeps at N = 64 in all four tables (bench/results/
+ * sweep-n64-2026-11-26/): the N = 128 ones sent net100 (0.74x) and bcsstk18
+ * (0.86x) to HRPB there. For each precision, order and N, the
  * thresholds that give the best geomean while every matrix the rule sends to
  * HRPB ran at least 1.05x cuSPARSE (so that timing noise cannot put the auto
  * path under 0.95x). HRPB wins when its bricks are dense (alpha high), or
@@ -36,16 +39,20 @@ typedef struct bucket {
 enum { FILL_BLOCKS_PER_PANEL = 10 };
 static const double FILL_WAVES = 3.5;
 
-/* From tools/calibrate_auto.py on those sweeps (N = 32, 128 and 512), the
- * thresholds rounded down to three decimals; [clustered rows][FP32]. */
-static const bucket buckets[2][2][3] = {
+/* From tools/calibrate_auto.py on those sweeps (N = 32, 64, 128 and 512),
+ * the thresholds rounded down to three decimals; [clustered rows][FP32]. */
+static const bucket buckets[2][2][4] = {
     { /* A's own order: TF32, FP32 */
-        {{48, 0.153, 0.6, 0.062}, {256, 0.106, 0.0, 0.062}, {INT64_MAX, 0.084, 0.0, 0.062}},
-        {{48, 0.153, 0.6, 0.062}, {256, 0.134, 0.0, 0.127}, {INT64_MAX, 0.150, 0.0, 0.150}},
+        {{48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062}, {256, 0.106, 0.0, 0.062},
+         {INT64_MAX, 0.084, 0.0, 0.062}},
+        {{48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062}, {256, 0.134, 0.0, 0.127},
+         {INT64_MAX, 0.150, 0.0, 0.150}},
     },
     { /* clustered rows: TF32, FP32 */
-        {{48, 0.190, 1.0, 0.101}, {256, 0.166, 0.0, 0.101}, {INT64_MAX, 0.101, 0.0, 0.101}},
-        {{48, 0.190, 1.0, 0.101}, {256, 0.199, 0.0, 0.101}, {INT64_MAX, 0.123, 0.0, 0.107}},
+        {{48, 0.190, 1.0, 0.101}, {64, 0.155, 0.6, 0.073}, {256, 0.166, 0.0, 0.101},
+         {INT64_MAX, 0.101, 0.0, 0.101}},
+        {{48, 0.190, 1.0, 0.101}, {64, 0.226, 0.0, 0.073}, {256, 0.199, 0.0, 0.101},
+         {INT64_MAX, 0.123, 0.0, 0.107}},
     },
 };
 

@@ -2,7 +2,7 @@
  * plan metrics, at the edges of its calibrated thresholds:
  *  - dense bricks go to HRPB, sparse ones to cuSPARSE, and the reason says
  *    which test decided and in which row order;
- *  - the N buckets (32, 128, 512) and the precision pick different tables;
+ *  - the N buckets (32, 64, 128, 512) and the precision pick different tables;
  *  - clustered rows need a higher alpha at N = 32 than A's own order (the
  *    alpha that wins in A's order lost in clustered order: g7jac120sc);
  *  - a full GPU with light panels lowers the alpha needed, heavy panels do
@@ -56,6 +56,14 @@ int main(void)
     CHECK(choose(0.12, 2.0, 50, "natural", 128, TF, why) == H);
     CHECK(choose(0.12, 2.0, 50, "natural", 512, TF, why) == H);
     CHECK(choose(0.09, 2.0, 50, "natural", 256, TF, why) == S);
+    /* N = 49-64 has its own bucket: alpha 0.12 (net100: 0.113, 0.74x at
+     * N = 64) stays on cuSPARSE up to 64, and 0.14 needs 0.6 waves there */
+    CHECK(choose(0.12, 2.0, 50, "natural", 64, TF, why) == S);
+    CHECK(choose(0.12, 2.0, 50, "natural", 65, TF, why) == H);
+    CHECK(choose(0.14, 1.0, 50, "natural", 64, TF, why) == H);
+    CHECK(choose(0.14, 0.5, 50, "natural", 64, TF, why) == S);
+    CHECK(choose(0.20, 1.0, 50, "clustered", 64, FP, why) == S);
+    CHECK(choose(0.23, 0.1, 50, "clustered", 64, FP, why) == H);
     CHECK(choose(0.09, 2.0, 50, "natural", 257, TF, why) == H);
 
     /* FP32 needs denser bricks than TF32 at N = 512 */
