@@ -4,6 +4,8 @@
 # cases, then tools/sp24_bench (built as C++ with a direct g++ line, since
 # some cusparseLt.h versions are C++ only; with cuSPARSELt
 # when python's nvidia/cusparselt or nvidia/cu13 has it). Logs go to $OUT.
+# SP24_SKIP_TESTS=1 skips the tests; SP24_BUILD_ONLY=1 also the benchmarks
+# (tools/sp24_ab.sh builds its trees this way).
 #   tools/sp24_device.sh [bench arguments for the bf16 run]
 set -u
 OUT=${OUT:-/tmp/sp24_out}
@@ -36,7 +38,7 @@ build_direct() {
   { echo "CMake build failed: building directly"; build_direct; }; } > "$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; exit 1; }
 
-if [ -z "${SP24_SKIP_TESTS:-}" ]; then  # SP24_SKIP_TESTS=1: build and benchmark only
+if [ -z "${SP24_SKIP_TESTS:-}${SP24_BUILD_ONLY:-}" ]; then
 $B/tests/test_sparse24 > "$OUT/test_cpu.log" 2>&1; echo "cpu test rc=$?: $(tail -1 "$OUT/test_cpu.log")"
 timeout 300 $B/tests/gpu_sparse24 > "$OUT/test_gpu.log" 2>&1; echo "gpu test rc=$?"; cat "$OUT/test_gpu.log"
 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/gpu_sparse24 --small \
@@ -62,6 +64,7 @@ g++ -x c++ -std=c++17 -O2 -fopenmp -Wno-deprecated-declarations -Iinclude -Isrc 
   -I/usr/local/cuda/include tools/sp24_bench.c -x c tests/sparse24_gen.c -x none -o $B/sp24_bench \
   $B/libtcspmm.a $LTFLAGS -L/usr/local/cuda/lib64 -lcublas -lcusparse -lcudart -lz -lm -lstdc++ \
   > "$OUT/bench_build.log" 2>&1 || { cat "$OUT/bench_build.log"; exit 1; }
+[ -n "${SP24_BUILD_ONLY:-}" ] && exit 0
 timeout 200 $B/sp24_bench --precision bf16 "$@" 2>&1 | tee "$OUT/bench_bf16.md"
 timeout 200 $B/sp24_bench --precision tf32 --reps 5 2>&1 | tee "$OUT/bench_tf32.md"
 timeout 60 $B/sp24_bench --precision fp16 --m 8192 --reps 5 2>&1 | tee "$OUT/bench_fp16.md"
