@@ -12,11 +12,13 @@
  * N = 49-64 (the two-warp kernel's widest N) has its own thresholds, fitted
  * on H200 sweeps at N = 64 in all four tables (bench/results/
  * sweep-n64-2026-11-26/): the N = 128 ones sent net100 (0.74x) and bcsstk18
- * (0.86x) to HRPB there. Under N = 8 the rule takes cuSPARSE: at N = 1 (H200,
- * bench/results/sweep-small-n-2026-11-26/) the N = 32 thresholds sent five
- * matrices to HRPB at 0.47x-0.89x, and no thresholds of this rule's shape
- * kept every HRPB choice above 1.05x; N = 8 and 16 were fine with the N = 32
- * ones. For each precision, order and N, the
+ * (0.86x) to HRPB there. At N = 1 the rule takes cuSPARSE, whose SpMM is
+ * several times faster there than at N = 2 while HRPB's time barely changes
+ * (H200, bench/results/sweep-small-n-2026-11-26/): the N = 32 thresholds
+ * sent five matrices to HRPB at 0.47x-0.89x, and no thresholds of this
+ * rule's shape kept every HRPB choice above 1.05x. At N = 2, 3, 4, 8 and 16
+ * the N = 32 thresholds held (every HRPB choice 1.09x or more). For each
+ * precision, order and N, the
  * thresholds that give the best geomean while every matrix the rule sends to
  * HRPB ran at least 1.05x cuSPARSE (so that timing noise cannot put the auto
  * path under 0.95x). HRPB wins when its bricks are dense (alpha high), or
@@ -40,7 +42,7 @@ typedef struct bucket {
     double fill_alpha;  /* or if alpha >= fill_alpha, waves >= FILL_WAVES and */
 } bucket;               /* median blocks per panel <= FILL_BLOCKS_PER_PANEL */
 
-enum { FILL_BLOCKS_PER_PANEL = 10, MIN_HRPB_N = 8 };
+enum { FILL_BLOCKS_PER_PANEL = 10 };
 static const double FILL_WAVES = 3.5;
 
 /* From tools/calibrate_auto.py on those sweeps (N = 32, 64, 128 and 512),
@@ -67,9 +69,9 @@ tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precisio
     const bucket *b = buckets[clustered][precision == TCSPMM_PRECISION_FP32];
     while (n > b->max_n) b++;
     const char *order = clustered ? "clustered" : "natural";
-    if (n < MIN_HRPB_N) {
-        snprintf(reason, len, "cuSPARSE: N=%lld is under %d columns, where HRPB wins too "
-                 "rarely to pick it from the plan's metrics", (long long)n, MIN_HRPB_N);
+    if (n == 1) {
+        snprintf(reason, len, "cuSPARSE: N=1, a matrix-vector product, where cuSPARSE is "
+                 "several times faster than at N=2");
         return TCSPMM_PATH_CUSPARSE;
     }
     if (info->alpha >= b->dense_alpha && info->waves >= b->dense_waves) {

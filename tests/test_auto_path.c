@@ -3,7 +3,7 @@
  *  - dense bricks go to HRPB, sparse ones to cuSPARSE, and the reason says
  *    which test decided and in which row order;
  *  - the N buckets (32, 64, 128, 512) and the precision pick different tables,
- *    and under N = 8 the rule always takes cuSPARSE;
+ *    and at N = 1 the rule always takes cuSPARSE;
  *  - clustered rows need a higher alpha at N = 32 than A's own order (the
  *    alpha that wins in A's order lost in clustered order: g7jac120sc);
  *  - a full GPU with light panels lowers the alpha needed, heavy panels do
@@ -67,11 +67,12 @@ int main(void)
     CHECK(choose(0.23, 0.1, 50, "clustered", 64, FP, why) == H);
     CHECK(choose(0.09, 2.0, 50, "natural", 257, TF, why) == H);
 
-    /* under N = 8 always cuSPARSE, however dense; N = 8 uses the N = 32 table */
+    /* N = 1 always cuSPARSE, however dense; N = 2 uses the N = 32 table */
     CHECK(choose(0.90, 4.0, 5, "natural", 1, TF, why) == S);
-    CHECK(strstr(why, "under 8 columns") != NULL);
-    CHECK(choose(0.90, 4.0, 5, "clustered", 7, FP, why) == S);
-    CHECK(choose(0.17, 1.0, 50, "natural", 8, TF, why) == H);
+    CHECK(strstr(why, "N=1") != NULL);
+    CHECK(choose(0.90, 4.0, 5, "clustered", 1, FP, why) == S);
+    CHECK(choose(0.17, 1.0, 50, "natural", 2, TF, why) == H);
+    CHECK(choose(0.12, 1.0, 50, "natural", 2, TF, why) == S);
 
     /* FP32 needs denser bricks than TF32 at N = 512 */
     CHECK(choose(0.12, 2.0, 50, "natural", 512, FP, why) == S);
