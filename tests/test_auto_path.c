@@ -66,6 +66,11 @@ int main(void)
     CHECK(choose(0.20, 1.0, 50, "clustered", 64, FP, why) == S);
     CHECK(choose(0.23, 0.1, 50, "clustered", 64, FP, why) == H);
     CHECK(choose(0.09, 2.0, 50, "natural", 257, TF, why) == H);
+    /* above N = 512 (A's order, TF32) a light full GPU no longer lowers the
+     * alpha needed: coupled, alpha 0.076 with 6.1 waves, lost at N = 1024 */
+    CHECK(choose(0.076, 6.1, 7, "natural", 512, TF, why) == H);
+    CHECK(choose(0.076, 6.1, 7, "natural", 513, TF, why) == S);
+    CHECK(choose(0.09, 0.1, 50, "natural", 1024, TF, why) == H);
 
     /* N = 1 always cuSPARSE, however dense; N = 2 uses the N = 32 table */
     CHECK(choose(0.90, 4.0, 5, "natural", 1, TF, why) == S);
