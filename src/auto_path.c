@@ -20,8 +20,9 @@
  * the N = 32 thresholds held (every HRPB choice 1.09x or more). Above N = 512
  * A's order in TF32 has thresholds fitted at N = 1024 (same folder): the
  * fill test's waves grow with N, and the N = 512 ones sent coupled (alpha
- * 0.076, 6.1 waves) to HRPB at 0.94x there. For each precision, order and
- * N, the
+ * 0.076, 6.1 waves) to HRPB at 0.94x there. Under N = 32 A's order in FP32
+ * has thresholds fitted at N = 4, 8 and 16: the N = 32 ones sent wave to
+ * HRPB at 0.82x-0.90x there. For each precision, order and N, the
  * thresholds that give the best geomean while every matrix the rule sends to
  * HRPB ran at least 1.05x cuSPARSE (so that timing noise cannot put the auto
  * path under 0.95x). HRPB wins when its bricks are dense (alpha high), or
@@ -49,22 +50,25 @@ enum { FILL_BLOCKS_PER_PANEL = 10 };
 static const double FILL_WAVES = 3.5;
 
 /* From tools/calibrate_auto.py on those sweeps (N = 32, 64, 128, 512 and,
- * A's order in TF32 only, 1024), the thresholds rounded down to three
- * decimals; [clustered rows][FP32]. Above N = 512 the other three tables
- * keep their N = 512 thresholds (not measured there; their fill alpha is
- * within 0.02 of the dense one, so the waves test matters little). */
-static const bucket buckets[2][2][5] = {
+ * A's order in TF32 only, 1024; A's order in FP32 also 4, 8 and 16, fitted
+ * alike at all three), the thresholds rounded down to three decimals;
+ * [clustered rows][FP32]. Where a table was not measured at an N its
+ * neighbours were, it repeats the thresholds of the N it was fitted at next
+ * to it: under N = 32 the N = 32 ones, and above N = 512 the N = 512 ones
+ * (whose fill alpha is within 0.02 of the dense one, so the waves test
+ * matters little). */
+static const bucket buckets[2][2][6] = {
     { /* A's own order: TF32, FP32 */
-        {{48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062}, {256, 0.106, 0.0, 0.062},
-         {512, 0.084, 0.0, 0.062}, {INT64_MAX, 0.087, 0.0, 0.087}},
-        {{48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062}, {256, 0.134, 0.0, 0.127},
-         {512, 0.150, 0.0, 0.150}, {INT64_MAX, 0.150, 0.0, 0.150}},
+        {{31, 0.153, 0.6, 0.062}, {48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062},
+         {256, 0.106, 0.0, 0.062}, {512, 0.084, 0.0, 0.062}, {INT64_MAX, 0.087, 0.0, 0.087}},
+        {{31, 0.228, 0.6, 0.127}, {48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062},
+         {256, 0.134, 0.0, 0.127}, {512, 0.150, 0.0, 0.150}, {INT64_MAX, 0.150, 0.0, 0.150}},
     },
     { /* clustered rows: TF32, FP32 */
-        {{48, 0.190, 1.0, 0.101}, {64, 0.155, 0.6, 0.073}, {256, 0.166, 0.0, 0.101},
-         {512, 0.101, 0.0, 0.101}, {INT64_MAX, 0.101, 0.0, 0.101}},
-        {{48, 0.190, 1.0, 0.101}, {64, 0.226, 0.0, 0.073}, {256, 0.199, 0.0, 0.101},
-         {512, 0.123, 0.0, 0.107}, {INT64_MAX, 0.123, 0.0, 0.107}},
+        {{31, 0.190, 1.0, 0.101}, {48, 0.190, 1.0, 0.101}, {64, 0.155, 0.6, 0.073},
+         {256, 0.166, 0.0, 0.101}, {512, 0.101, 0.0, 0.101}, {INT64_MAX, 0.101, 0.0, 0.101}},
+        {{31, 0.190, 1.0, 0.101}, {48, 0.190, 1.0, 0.101}, {64, 0.226, 0.0, 0.073},
+         {256, 0.199, 0.0, 0.101}, {512, 0.123, 0.0, 0.107}, {INT64_MAX, 0.123, 0.0, 0.107}},
     },
 };
 

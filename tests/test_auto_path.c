@@ -79,6 +79,13 @@ int main(void)
     CHECK(choose(0.17, 1.0, 50, "natural", 2, TF, why) == H);
     CHECK(choose(0.12, 1.0, 50, "natural", 2, TF, why) == S);
 
+    /* FP32 under N = 32 needs denser bricks than TF32 (wave: alpha 0.118 on a
+     * full GPU with light panels lost at N = 4-16 in FP32) */
+    CHECK(choose(0.118, 3.9, 7, "natural", 16, TF, why) == H);
+    CHECK(choose(0.118, 3.9, 7, "natural", 16, FP, why) == S);
+    CHECK(choose(0.118, 3.9, 7, "natural", 32, FP, why) == H);
+    CHECK(choose(0.23, 1.0, 50, "natural", 16, FP, why) == H);
+
     /* FP32 needs denser bricks than TF32 at N = 512 */
     CHECK(choose(0.12, 2.0, 50, "natural", 512, FP, why) == S);
     CHECK(choose(0.16, 2.0, 50, "natural", 512, FP, why) == H);
