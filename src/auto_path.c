@@ -2,38 +2,34 @@
  * cuSPARSE, from plan-time metrics only (alpha, waves at the expected N, the
  * median blocks per panel), the precision and the row order HRPB was built in.
  *
- * Calibrated on sweeps of 44 shared SuiteSparse matrices on the H100 (--path
- * hrpb at N = 32, 128, 512 against the best cuSPARSE algorithm in the same
- * run), in TF32 and in FP32 (3xTF32), in A's own row order and clustered:
- * bench/results/launch-order-2026-11-23/ and auto-clustered-2026-11-23/ (the
- * kernel with its launch order); A's own order in TF32 re-fitted on
- * dependent-launch-2026-11-25/ (43 of the 44, after the split threshold
- * fell to 2x the mean; FP32 came out unchanged, clustered was not re-run).
- * N = 49-64 (the two-warp kernel's widest N) has its own thresholds, fitted
- * on H200 sweeps at N = 64 in all four tables (bench/results/
- * sweep-n64-2026-11-26/): the N = 128 ones sent net100 (0.74x) and bcsstk18
- * (0.86x) to HRPB there. At N = 1 the rule takes cuSPARSE, whose SpMM is
- * several times faster there than at N = 2 while HRPB's time barely changes
- * (H200, bench/results/sweep-small-n-2026-11-26/): the N = 32 thresholds
- * sent five matrices to HRPB at 0.47x-0.89x, and no thresholds of this
- * rule's shape kept every HRPB choice above 1.05x. At N = 2, 3, 4, 8 and 16
- * the N = 32 thresholds held (every HRPB choice 1.09x or more). Above N = 512
- * A's order in TF32 has thresholds fitted at N = 1024 (same folder): the
- * fill test's waves grow with N, and the N = 512 ones sent coupled (alpha
- * 0.076, 6.1 waves) to HRPB at 0.94x there. Under N = 32 A's order in FP32
- * has thresholds fitted at N = 4, 8 and 16: the N = 32 ones sent wave to
- * HRPB at 0.82x-0.90x there. For each precision, order and N, the
- * thresholds that give the best geomean while every matrix the rule sends to
- * HRPB ran at least 1.05x cuSPARSE (so that timing noise cannot put the auto
- * path under 0.95x). HRPB wins when its bricks are dense (alpha high), or
- * when the GPU is well filled (many waves) and no panel is heavy (few blocks
- * per panel; matrices with long random rows, appu, sme3Da, net100, lose
- * there). FP32 runs three MMAs per product, so it needs denser bricks to win.
- * Clustered rows raise alpha (fewer active columns per panel) without
- * speeding HRPB up by as much, so at N = 32 they need a higher alpha than A's
- * own order (g7jac120sc: alpha 0.17 clustered, 0.77x cuSPARSE). The same
- * matrices measured the rule: it fits this set; how it generalizes is
- * measured only by the generated matrices. */
+ * The rule: HRPB when its bricks are dense (alpha high) on enough of the GPU,
+ * or when the GPU is well filled (many waves) and no panel is heavy (few
+ * blocks per panel; matrices with long random rows, appu, sme3Da, net100,
+ * lose there). FP32 runs three MMAs per product, so it needs denser bricks.
+ * Clustered rows raise alpha without speeding HRPB up by as much, so they
+ * need a higher alpha at N = 32 (g7jac120sc: alpha 0.17 clustered, 0.77x).
+ * At N = 1 it takes cuSPARSE: cuSPARSE is several times faster there than at
+ * N = 2 while HRPB's time barely changes, and no thresholds of this shape
+ * kept every HRPB choice above 1.05x.
+ *
+ * Calibration (tools/calibrate_auto.py): for each table and N, the
+ * thresholds with the best geomean over a sweep of the shared SuiteSparse
+ * matrices such that every matrix sent to HRPB ran at least 1.05x cuSPARSE
+ * (so that timing noise cannot put the auto path under 0.95x). The sweeps,
+ * under bench/results/:
+ *   - N = 32, 128, 512, all four tables: launch-order-2026-11-23/ and
+ *     auto-clustered-2026-11-23/ (H100); A's order in TF32 re-fitted on
+ *     dependent-launch-2026-11-25/;
+ *   - N = 64, all four tables: sweep-n64-2026-11-26/ (H200; the N = 128
+ *     thresholds had sent net100 to HRPB at 0.74x there);
+ *   - N = 1 to 16: sweep-small-n-2026-11-26/ (H200; the N = 32 thresholds
+ *     held in TF32 at N = 2-16, but in FP32 sent wave to HRPB at 0.82x-0.90x,
+ *     so A's order in FP32 has its own under N = 32);
+ *   - N = 1024, A's order in TF32: sweep-large-n-2026-11-26/ (H200; the fill
+ *     test's waves grow with N, and the N = 512 thresholds sent coupled to
+ *     HRPB at 0.94x there).
+ * The same matrices measured the rule: it fits this set; how it generalizes
+ * is measured only by the generated matrices. */
 #include "auto_path.h"
 
 #include <stdio.h>
@@ -49,14 +45,10 @@ typedef struct bucket {
 enum { FILL_BLOCKS_PER_PANEL = 10 };
 static const double FILL_WAVES = 3.5;
 
-/* From tools/calibrate_auto.py on those sweeps (N = 32, 64, 128, 512 and,
- * A's order in TF32 only, 1024; A's order in FP32 also 4, 8 and 16, fitted
- * alike at all three), the thresholds rounded down to three decimals;
- * [clustered rows][FP32]. Where a table was not measured at an N its
- * neighbours were, it repeats the thresholds of the N it was fitted at next
- * to it: under N = 32 the N = 32 ones, and above N = 512 the N = 512 ones
- * (whose fill alpha is within 0.02 of the dense one, so the waves test
- * matters little). */
+/* [clustered rows][FP32], the thresholds rounded down to three decimals. A
+ * table not measured at an N repeats those of the nearest N it was fitted
+ * at: under N = 32 the N = 32 ones, above N = 512 the N = 512 ones (whose
+ * fill alpha is within 0.02 of the dense one: the waves test matters little). */
 static const bucket buckets[2][2][6] = {
     { /* A's own order: TF32, FP32 */
         {{31, 0.153, 0.6, 0.062}, {48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062},
