@@ -67,17 +67,16 @@ enum { MAX_WARPS = 4 };
 
 /* Copy stages: three, or two where that lets more thread blocks share an SM
  * (TF32, TM = 16, one warp: 28 instead of 19; two: 14 instead of 11; four: 8
- * instead of 7). The
- * launch takes two stages only when its blocks make at least two waves of
- * three-stage blocks: there the warps hide more latency than the third
- * stage does (on an H200, 1.18x-1.27x faster at N = 32 and up to 1.06x at
- * N = 128 and 512, a few long-panel products 1-2.5% slower; two warps at
- * N = 64 1.056x, up to 1.13x), while with fewer waves a panel's serial chain
- * of blocks can bound the time, and one block of lookahead made such
- * products up to 1.27x slower. Four stages (5 blocks of four warps) were
- * slower at N = 128. FP32 with two stages would spill in the loop; TM = 32
- * (whose registers, not shared memory, limit the blocks) was not measured.
- * bench/NOTES.md, bench/results/hrpb-stages-2026-11-26/ and
+ * instead of 7). The launch takes two stages only when its blocks make at
+ * least two waves of three-stage blocks: there the warps hide more latency
+ * than the third stage does (on an H200, 1.18x-1.27x faster at N = 32, up
+ * to 1.06x at N = 128 and 512 and 1.056x (up to 1.13x) at N = 64, a few
+ * long-panel products 1-2.5% slower), while with fewer waves a panel's
+ * serial chain of blocks can bound the time, and one block of lookahead made
+ * such products up to 1.27x slower. Four stages (5 blocks of four warps)
+ * were slower at N = 128. FP32 with two stages would spill in the loop;
+ * TM = 32 (whose registers, not shared memory, limit the blocks) was not
+ * measured. bench/NOTES.md, bench/results/hrpb-stages-2026-11-26/ and
  * hrpb-two-warps-2026-11-26/. */
 enum { DEEP_STAGES = 3, SHALLOW_STAGES = 2, SHALLOW_MIN_WAVES = 2 };
 
