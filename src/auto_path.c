@@ -45,37 +45,38 @@ typedef struct bucket {
 enum { FILL_BLOCKS_PER_PANEL = 10 };
 static const double FILL_WAVES = 3.5;
 
-/* [clustered rows][FP32], the thresholds rounded down to three decimals. A
- * table not measured at an N repeats those of the nearest N it was fitted
- * at: under N = 32 the N = 32 ones, above N = 512 the N = 512 ones (whose
- * fill alpha is within 0.02 of the dense one: the waves test matters little). */
-static const bucket buckets[2][2][6] = {
-    { /* A's own order: TF32, FP32 */
-        {{31, 0.153, 0.6, 0.062}, {48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062},
-         {256, 0.106, 0.0, 0.062}, {512, 0.084, 0.0, 0.062}, {INT64_MAX, 0.087, 0.0, 0.087}},
-        {{31, 0.228, 0.6, 0.127}, {48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062},
-         {256, 0.134, 0.0, 0.127}, {512, 0.150, 0.0, 0.150}, {INT64_MAX, 0.150, 0.0, 0.150}},
-    },
-    { /* clustered rows: TF32, FP32 */
-        {{31, 0.190, 1.0, 0.101}, {48, 0.190, 1.0, 0.101}, {64, 0.155, 0.6, 0.073},
-         {256, 0.166, 0.0, 0.101}, {512, 0.101, 0.0, 0.101}, {INT64_MAX, 0.101, 0.0, 0.101}},
-        {{31, 0.190, 1.0, 0.101}, {48, 0.190, 1.0, 0.101}, {64, 0.226, 0.0, 0.073},
-         {256, 0.199, 0.0, 0.101}, {512, 0.123, 0.0, 0.107}, {INT64_MAX, 0.123, 0.0, 0.107}},
-    },
+/* Each table's buckets in rising N, the last covering every larger N; the
+ * thresholds rounded down to three decimals. Where a table was not measured
+ * it uses the thresholds of the nearest N it was fitted at. */
+static const bucket natural_tf32[] = {
+    {48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062}, {256, 0.106, 0.0, 0.062},
+    {512, 0.084, 0.0, 0.062}, {INT64_MAX, 0.087, 0.0, 0.087}};
+static const bucket natural_fp32[] = {
+    {31, 0.228, 0.6, 0.127}, {48, 0.153, 0.6, 0.062}, {64, 0.134, 0.6, 0.062},
+    {256, 0.134, 0.0, 0.127}, {INT64_MAX, 0.150, 0.0, 0.150}};
+static const bucket clustered_tf32[] = {
+    {48, 0.190, 1.0, 0.101}, {64, 0.155, 0.6, 0.073}, {256, 0.166, 0.0, 0.101},
+    {INT64_MAX, 0.101, 0.0, 0.101}};
+static const bucket clustered_fp32[] = {
+    {48, 0.190, 1.0, 0.101}, {64, 0.226, 0.0, 0.073}, {256, 0.199, 0.0, 0.101},
+    {INT64_MAX, 0.123, 0.0, 0.107}};
+static const bucket *const tables[2][2] = { /* [clustered rows][FP32] */
+    {natural_tf32, natural_fp32},
+    {clustered_tf32, clustered_fp32},
 };
 
 tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precision precision,
                              char *reason, size_t len)
 {
-    int clustered = info->row_order && strcmp(info->row_order, "clustered") == 0;
-    const bucket *b = buckets[clustered][precision == TCSPMM_PRECISION_FP32];
-    while (n > b->max_n) b++;
-    const char *order = clustered ? "clustered" : "natural";
     if (n == 1) {
         snprintf(reason, len, "cuSPARSE: N=1, a matrix-vector product, where cuSPARSE is "
                  "several times faster than at N=2");
         return TCSPMM_PATH_CUSPARSE;
     }
+    int clustered = info->row_order && strcmp(info->row_order, "clustered") == 0;
+    const bucket *b = tables[clustered][precision == TCSPMM_PRECISION_FP32];
+    while (n > b->max_n) b++;
+    const char *order = clustered ? "clustered" : "natural";
     if (info->alpha >= b->dense_alpha && info->waves >= b->dense_waves) {
         snprintf(reason, len, "dense bricks: alpha %.3f >= %.3f at N=%lld, %s, %s rows "
                  "(synergy %s)", info->alpha, b->dense_alpha, (long long)n,
