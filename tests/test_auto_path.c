@@ -57,6 +57,7 @@ int main(void)
     CHECK(choose(0.12, 2.0, 50, "natural", 128, TF, why) == H);
     CHECK(choose(0.12, 2.0, 50, "natural", 512, TF, why) == H);
     CHECK(choose(0.09, 2.0, 50, "natural", 256, TF, why) == S);
+    CHECK(choose(0.09, 2.0, 50, "natural", 257, TF, why) == H);
     /* N = 49-64 has its own bucket: alpha 0.12 (net100: 0.113, 0.74x at
      * N = 64) stays on cuSPARSE up to 64, and 0.14 needs 0.6 waves there */
     CHECK(choose(0.12, 2.0, 50, "natural", 64, TF, why) == S);
@@ -65,7 +66,6 @@ int main(void)
     CHECK(choose(0.14, 0.5, 50, "natural", 64, TF, why) == S);
     CHECK(choose(0.20, 1.0, 50, "clustered", 64, FP, why) == S);
     CHECK(choose(0.23, 0.1, 50, "clustered", 64, FP, why) == H);
-    CHECK(choose(0.09, 2.0, 50, "natural", 257, TF, why) == H);
     /* above N = 512 (A's order, TF32) a light full GPU no longer lowers the
      * alpha needed: coupled, alpha 0.076 with 6.1 waves, lost at N = 1024 */
     CHECK(choose(0.076, 6.1, 7, "natural", 512, TF, why) == H);

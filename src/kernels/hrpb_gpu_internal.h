@@ -45,7 +45,7 @@ typedef enum hrpb_colb_mode {
 
 /* The kernel's copy stages: two where the launch has enough waves to keep
  * the SMs full, else three (hrpb_tf32.cu), or forced. Kernels without a
- * two-stage version (FP32, two warps, 32-row panels) always run three. */
+ * two-stage version (FP32, 32-row panels) always run three. */
 typedef enum hrpb_stages_mode {
     HRPB_STAGES_AUTO = 0,
     HRPB_STAGES_DEEP = 1,

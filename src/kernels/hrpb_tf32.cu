@@ -25,8 +25,9 @@
  * at N = 128 and 512: bench/results/hrpb-mma-first-2026-11-26/). With one
  * warp (N <= 32) nothing is shared: the warp decodes block b in registers
  * just before its MMAs, its packed bytes are copied with its B rows (block
- * b + STAGES - 1), and there are no decoded buffers in shared memory. Panel row i is row
- * row_map[i] of C when the rows were reordered (row_map not NULL).
+ * b + STAGES - 1), and there are no decoded buffers in shared memory. Panel
+ * row i is row row_map[i] of C when the rows were reordered (row_map not
+ * NULL).
  *
  * FP32-accurate mode (SPLIT, 3xTF32): every A value and B element x is split
  * as x = hi + lo with hi = tf32(x) and lo = tf32(x - hi) where it is decoded
