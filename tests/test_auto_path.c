@@ -71,6 +71,11 @@ int main(void)
     CHECK(choose(0.076, 6.1, 7, "natural", 512, TF, why) == H);
     CHECK(choose(0.076, 6.1, 7, "natural", 513, TF, why) == S);
     CHECK(choose(0.09, 0.1, 50, "natural", 1024, TF, why) == H);
+    /* clustered rows in FP32 above N = 512 need alpha 0.193: circuit_4
+     * (alpha 0.125 on 51 waves) lost at N = 1024 */
+    CHECK(choose(0.125, 51.0, 2, "clustered", 512, FP, why) == H);
+    CHECK(choose(0.125, 51.0, 2, "clustered", 513, FP, why) == S);
+    CHECK(choose(0.194, 0.1, 50, "clustered", 1024, FP, why) == H);
 
     /* N = 1 always cuSPARSE, however dense; N = 2 uses the N = 32 table */
     CHECK(choose(0.90, 4.0, 5, "natural", 1, TF, why) == S);
