@@ -58,10 +58,13 @@ int main(void)
     CHECK(choose(0.12, 2.0, 50, "natural", 512, TF, why) == H);
     CHECK(choose(0.09, 2.0, 50, "natural", 256, TF, why) == S);
     CHECK(choose(0.09, 2.0, 50, "natural", 257, TF, why) == H);
-    /* the fill test at N = 257-512 needs alpha 0.076: R-MAT graphs (alpha
-     * 0.072, 71 waves, median 2 blocks per panel) won at N = 128, lost at 512 */
+    /* the fill test at N = 129-512 needs alpha 0.076-0.077: R-MAT graphs
+     * (alpha 0.072, median 2 blocks per panel) won at N = 128, lost at 256
+     * and 512 */
     CHECK(choose(0.072, 71.0, 2, "natural", 128, TF, why) == H);
+    CHECK(choose(0.072, 71.0, 2, "natural", 129, TF, why) == S);
     CHECK(choose(0.072, 71.0, 2, "natural", 512, TF, why) == S);
+    CHECK(choose(0.077, 71.0, 2, "natural", 256, TF, why) == H);
     CHECK(choose(0.077, 71.0, 2, "natural", 512, TF, why) == H);
     /* N = 49-64 has its own bucket: alpha 0.12 (net100: 0.113, 0.74x at
      * N = 64) stays on cuSPARSE up to 64, and 0.14 needs 0.6 waves there */
