@@ -15,31 +15,50 @@ cuSPARSE counts as 1x) such that every matrix sent to HRPB ran at least
 cannot put the auto path under 0.95x). Ties go to the rule that sends fewer
 matrices to HRPB. Prints the thresholds and what the rule chooses.
 
+Rows of an auto sweep that ran cuSPARSE carry no HRPB time, so the fit cannot
+see whether HRPB loses on them. The fitted rule is checked against those
+rows too: any it would send to HRPB is listed as untested (a lower threshold
+than the sweep's rule used can pick them; time them with --path hrpb).
+
 usage: calibrate_auto.py SWEEP.csv [SWEEP.csv ...] [--margin 1.05]
 """
 import argparse
 import csv
 import math
+import re
 
 FILL_WAVES, FILL_BLOCKS_PER_PANEL = 3.5, 10
 DENSE_WAVES = (0.0, 0.6, 1.0)
 
 
+def requested_precision(r):
+    """The precision the sweep asked for. A cuSPARSE row reports the precision
+    cuSPARSE ran in (fp32); its path_reason names the one asked for."""
+    m = re.search(r", (tf32|fp32), (?:natural|clustered) rows", r.get("path_reason", ""))
+    return m.group(1) if m and r.get("path") != "hrpb" else r["precision"]
+
+
 def load(paths):
-    """(precision, n) -> [(alpha, waves, median blocks per panel, speedup, file)]"""
-    points = {}
+    """Two maps (precision, n) -> [(alpha, waves, median blocks per panel,
+    speedup, file)]: the rows timed on HRPB, and the rows without an HRPB
+    time (an auto sweep's cuSPARSE choices)."""
+    timed, untimed = {}, {}
     for path in paths:
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
                 try:
-                    key = (r["precision"], int(r["n"]))
+                    key = (requested_precision(r), int(r["n"]))
                     p = (float(r["alpha"]), float(r["waves"]), float(r["blocks_per_panel_median"]),
                          float(r["speedup"]), r.get("file", "").split("/")[-1])
                 except (KeyError, ValueError):
                     continue
-                if r.get("path") == "hrpb" and math.isfinite(p[3]) and r.get("check_pass") in ("1", "true"):
-                    points.setdefault(key, []).append(p)
-    return points
+                if r.get("check_pass") not in ("1", "true"):
+                    continue
+                if r.get("path") == "hrpb" and math.isfinite(p[3]):
+                    timed.setdefault(key, []).append(p)
+                else:
+                    untimed.setdefault(key, []).append(p)
+    return timed, untimed
 
 
 def chosen(points, dense_alpha, dense_waves, fill_alpha):
@@ -69,13 +88,18 @@ def main():
     ap.add_argument("csv", nargs="+")
     ap.add_argument("--margin", type=float, default=1.05)
     args = ap.parse_args()
-    for (precision, n), points in sorted(load(args.csv).items()):
+    timed, untimed = load(args.csv)
+    for (precision, n), points in sorted(timed.items()):
         (geomean, _), (dense_alpha, dense_waves, fill_alpha), picked = calibrate(points, args.margin)
         print(f"{precision} N={n}: dense_alpha={dense_alpha:.4f} dense_waves={dense_waves} "
               f"fill_alpha={fill_alpha:.4f}: HRPB on {len(picked)}/{len(points)} matrices, "
               f"geomean over all {geomean:.3f}x, slowest chosen "
               f"{min((p[3] for p in picked), default=float('nan')):.2f}x")
         print("  HRPB: " + ", ".join(f"{p[4]} ({p[3]:.2f}x)" for p in sorted(picked, key=lambda p: -p[3])))
+        blind = chosen(untimed.get((precision, n), []), dense_alpha, dense_waves, fill_alpha)
+        if blind:
+            print("  UNTESTED: also sent to HRPB, with no HRPB time in these sweeps: " +
+                  ", ".join(f"{p[4]} (alpha {p[0]:.3f})" for p in sorted(blind)))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""test_calibrate_auto.py: tools/calibrate_auto.py on a synthetic sweep whose
+best thresholds are known: two dense-brick winners, a fill-test winner, a
+loser for each test (which fix the thresholds), a row whose check failed
+(ignored), and two cuSPARSE rows of an auto sweep without an HRPB time, one
+of which the fitted rule would send to HRPB and must be listed as untested.
+Usage: test_calibrate_auto.py PATH/TO/calibrate_auto.py"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+FIELDS = ["file", "precision", "n", "path", "path_reason", "alpha", "waves",
+          "blocks_per_panel_median", "speedup", "check_pass"]
+
+
+def row(name, alpha, waves, median, speedup, path="hrpb", check="1"):
+    reason = f"cuSPARSE: alpha {alpha:.3f} at N=128, tf32, natural rows favour CSR"
+    return {"file": f"m/{name}.mtx", "precision": "tf32" if path == "hrpb" else "fp32",
+            "n": 128, "path": path, "path_reason": "" if path == "hrpb" else reason,
+            "alpha": alpha, "waves": waves, "blocks_per_panel_median": median,
+            "speedup": speedup, "check_pass": check}
+
+
+def main():
+    tool = sys.argv[1]
+    rows = [row("dense_a", 0.30, 2.0, 4, 2.0), row("dense_b", 0.20, 2.0, 4, 1.5),
+            row("dense_loser", 0.10, 2.0, 50, 0.9), row("fill_winner", 0.08, 5.0, 4, 1.2),
+            row("fill_loser", 0.07, 5.0, 4, 0.8), row("check_failed", 0.06, 5.0, 4, 3.0, check="0"),
+            row("untimed_chosen", 0.09, 6.0, 3, 1.0, path="cusparse"),
+            row("untimed_left", 0.05, 6.0, 3, 1.0, path="cusparse")]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "sweep.csv")
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(rows)
+        out = subprocess.run([sys.executable, tool, path], capture_output=True, text=True)
+    text = out.stdout
+    checks = [
+        (out.returncode == 0, f"exit status {out.returncode}: {out.stderr}"),
+        ("tf32 N=128: dense_alpha=0.2000 dense_waves=0.0 fill_alpha=0.0800" in text,
+         "the thresholds that keep every choice at 1.05x or more"),
+        ("HRPB on 3/5 matrices" in text, "three of the five checked HRPB rows chosen"),
+        ("check_failed" not in text, "a row whose check failed is ignored"),
+        ("UNTESTED" in text and "untimed_chosen" in text, "the untimed row the rule picks is listed"),
+        ("untimed_left" not in text, "the untimed row the rule leaves is not"),
+        ("fp32 N=128" not in text, "cuSPARSE rows count under the precision asked for"),
+    ]
+    failed = [what for ok, what in checks if not ok]
+    for what in failed:
+        print(f"FAIL: {what}", file=sys.stderr)
+    if failed:
+        print(text, file=sys.stderr)
+    print(f"{len(checks) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
