@@ -34,8 +34,9 @@
  *   - N = 129-512, A's order in TF32: the fill test's alpha fitted at N = 256
  *     and 512 on the shared matrices and 31 generated ones together
  *     (auto-generated-2026-11-26/; the thresholds fitted on the shared ones
- *     sent R-MAT graphs, alpha 0.07 with a median of 1-2 blocks per panel,
- *     to HRPB at 0.86x-0.91x at N = 256 and 0.75x-0.88x at 512). The dense
+ *     sent R-MAT graphs, alpha 0.063-0.074 with a median of 1-4 blocks per
+ *     panel, to HRPB at 0.86x-0.91x at N = 256 and 0.75x-0.93x at 512;
+ *     one still runs at 0.87x at N = 96, under N = 128's rule). The dense
  *     test keeps N = 128's alpha at 256: sme3Da (alpha 0.080) loses at 128
  *     and 512, and the N = 256 sweep had no HRPB time for it.
  * Generated matrices that no fit saw check how the rule generalizes
