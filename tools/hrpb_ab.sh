@@ -16,17 +16,15 @@ OUT=${OUT:-/tmp/hrpb-ab}
 mkdir -p "$OUT"
 ns=$1 reps=$2
 shift 2
-{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv;
-  echo "commit: ${COMMIT:-unknown}"; } >"$OUT/device.txt" 2>&1
-cat "$OUT/device.txt"
+. tools/ab_common.sh
+ab_device_header "$OUT"
 names=() srcs=() extras=() built=()
 for spec in ${VARIANTS:-new:-}; do
   name=${spec%%:*} rest=${spec#*:}
   file=${rest%%:*} extra=$([ "$rest" = "$file" ] || echo "${rest#*:}" | tr + ' ')
   src=/tmp/v-$(echo "$file" | tr -c 'A-Za-z0-9\n' _)
   if [[ " ${built[*]} " != *" $src "* ]]; then
-    rm -rf "$src" && mkdir -p "$src" && cp -r CMakeLists.txt cmake include src tests tools data examples "$src"/
-    [ "$file" = - ] || cp -r "$file"/. "$src"/
+    ab_variant_tree "$src" "$file"
     targets=$([ "${TESTS:-0}" = 1 ] && [ "$file" = - ] || echo "--target spmm_run gpu_hrpb")
     (cd "$src" && cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build-$name.log" 2>&1 &&
        cmake --build build -j16 $targets >>"$OUT/build-$name.log" 2>&1) ||

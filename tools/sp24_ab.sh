@@ -12,15 +12,13 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/sp24-ab}
 mkdir -p "$OUT"
-{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv;
-  echo "commit: ${COMMIT:-unknown}"; } >"$OUT/device.txt" 2>&1
-cat "$OUT/device.txt"
+. tools/ab_common.sh
+ab_device_header "$OUT"
 names=() srcs=()
 for spec in ${VARIANTS:-new:-}; do
   name=${spec%%:*} dir=${spec#*:}
   src=/tmp/sp24-v-$name
-  rm -rf "$src" && mkdir -p "$src" && cp -r CMakeLists.txt cmake include src tests tools data "$src"/
-  [ "$dir" = - ] || cp -r "$dir"/. "$src"/
+  ab_variant_tree "$src" "$dir"
   (cd "$src" && B="$src/build" OUT="$OUT/build-$name" SP24_BUILD_ONLY=1 bash tools/sp24_device.sh) \
     >"$OUT/build-$name.log" 2>&1 || { echo "build $name failed"; tail -20 "$OUT/build-$name.log"; continue; }
   timeout 300 "$src/build/tests/gpu_sparse24" >"$OUT/test-$name.log" 2>&1
