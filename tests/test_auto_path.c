@@ -2,8 +2,9 @@
  * plan metrics, at the edges of its calibrated thresholds:
  *  - dense bricks go to HRPB, sparse ones to cuSPARSE, and the reason says
  *    which test decided and in which row order;
- *  - the N buckets (32, 64, 128, 512) and the precision pick different tables,
- *    and at N = 1 the rule always takes cuSPARSE;
+ *  - the N buckets (each table's own, from N = 2 to above 512) and the
+ *    precision pick different thresholds, and at N = 1 the rule always takes
+ *    cuSPARSE;
  *  - clustered rows need a higher alpha at N = 32 than A's own order (the
  *    alpha that wins in A's order lost in clustered order: g7jac120sc);
  *  - a full GPU with light panels lowers the alpha needed, heavy panels do
