@@ -77,7 +77,7 @@ typedef enum tcspmm_layout {
 } tcspmm_layout;
 
 typedef enum tcspmm_path {
-    TCSPMM_PATH_AUTO = 0,     /* chosen per matrix at plan time */
+    TCSPMM_PATH_AUTO = 0,     /* chosen per matrix at plan time, or measured (tcspmm_info.path) */
     TCSPMM_PATH_CUSPARSE = 1, /* cusparseSpMM on CSR */
     TCSPMM_PATH_HRPB = 2,     /* the tensor-core kernel on HRPB (TF32, or 3xTF32 for FP32) */
     TCSPMM_PATH_SPARSE24 = 3, /* mma.sp on 2:4 / 1:2 structured matrices */
@@ -114,7 +114,10 @@ typedef struct tcspmm_options {
     int host_threads;           /* OpenMP threads for preprocessing; 0: all */
     int device;                 /* CUDA device ordinal; -1: the current one */
     tcspmm_row_order row_order; /* HRPB's row order; default TCSPMM_ROW_ORDER_NATURAL */
-    int reserved[15];           /* zero; room for later options */
+    int rule_only;              /* auto path: 1 = the plan-time rule alone decides;
+                                   0 (default) = where the rule is unsure, the first call
+                                   of each shape times HRPB against cuSPARSE (tcspmm_info) */
+    int reserved[14];           /* zero; room for later options */
 } tcspmm_options;
 
 /* Fills *opt with the defaults above. */
@@ -145,8 +148,9 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * legacy default stream); returns once the work is enqueued. beta == 0
  * means C is not read (it may hold NaN). Safe to call many times.
  * CUDA graphs: after one call outside a capture with the same n, layout,
- * ldb, ldc, B and C (the first call of a shape may allocate scratch, and on
- * the cuSPARSE path it times cuSPARSE's algorithms), the call can be
+ * ldb, ldc, B and C (the first call of a shape may allocate scratch, on
+ * the cuSPARSE path it times cuSPARSE's algorithms, and on a measured auto
+ * plan it times both paths), the call can be
  * captured on a stream into a graph; each launch of the graph then reads B
  * and writes C through those pointers (tests/gpu_graph.c).
  * Non-finite B: the tensor-core paths multiply A's structural zeros inside a
@@ -188,7 +192,13 @@ tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha,
 /* What the plan found and chose. Strings point into the plan. */
 typedef struct tcspmm_info {
     int64_t rows, cols, nnz;
-    tcspmm_path path;           /* the path tcspmm_spmm runs */
+    tcspmm_path path;           /* the path tcspmm_spmm runs; TCSPMM_PATH_AUTO: measured.
+                                   There the plan keeps A both for HRPB and for cuSPARSE,
+                                   and the first tcspmm_spmm of each n, layout and beta
+                                   (zero or not) times the HRPB kernel and cuSPARSE's
+                                   algorithms (about 35 products, L2 flushed, on a scratch
+                                   C) and keeps the faster for that shape
+                                   (tcspmm_plan_path_for) */
     const char *path_reason;    /* why that path */
     tcspmm_precision precision; /* the arithmetic the path really uses */
     int has_gpu;
@@ -212,6 +222,12 @@ typedef struct tcspmm_info {
 } tcspmm_info;
 
 tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);
+
+/* *path = the path a tcspmm_spmm call of this n, layout and beta runs:
+ * info.path, or on a measured plan the path measured for that shape
+ * (TCSPMM_PATH_AUTO until its first call). */
+tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout,
+                                   float beta, tcspmm_path *path);
 
 /* Frees the plan and its device memory. NULL is allowed. */
 tcspmm_status tcspmm_plan_destroy(tcspmm_plan *plan);

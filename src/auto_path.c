@@ -1,6 +1,16 @@
 /* auto_path.c: the automatic choice between the HRPB tensor-core kernel and
- * cuSPARSE, from plan-time metrics only (alpha, waves at the expected N, the
- * median blocks per panel), the precision and the row order HRPB was built in.
+ * cuSPARSE, from plan-time metrics (alpha, waves at the expected N, the
+ * median blocks per panel), the precision and the row order HRPB was built
+ * in; and where those metrics are not sure, the hand-over to a measurement.
+ *
+ * Measured (the default; tcspmm_options.rule_only turns it off): only the
+ * dense test below is taken as sure. Every other plan, N = 1 included,
+ * times HRPB against cuSPARSE on the first call of each shape
+ * (path_trial.h). Low-alpha matrices are why: in the sweeps under
+ * bench/results/, HRPB at alpha 0.0625-0.08 ran at 1.05x cuSPARSE or
+ * better in 169 of 278 rows and under 0.95x in 74, and
+ * alpha, waves and blocks per panel do not tell those apart (R-MAT graphs
+ * at N = 96 won 1.20x-1.47x and lost 0.87x with the same metrics).
  *
  * The rule: HRPB when its bricks are dense (alpha high) on enough of the GPU,
  * or when the GPU is well filled (many waves) and no panel is heavy (few
@@ -76,9 +86,11 @@ static const bucket *const tables[2][2] = { /* [clustered rows][FP32] */
     {clustered_tf32, clustered_fp32},
 };
 
-tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precision precision,
-                             char *reason, size_t len)
+/* The rule alone. *dense: whether the dense test decided. */
+static tcspmm_path rule_choose(const tcspmm_info *info, int64_t n, tcspmm_precision precision,
+                               char *reason, size_t len, int *dense)
 {
+    *dense = 0;
     if (n == 1) {
         snprintf(reason, len, "cuSPARSE: N=1, a matrix-vector product, where cuSPARSE is "
                  "several times faster than at N=2");
@@ -92,6 +104,7 @@ tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precisio
         snprintf(reason, len, "dense bricks: alpha %.3f >= %.3f at N=%lld, %s, %s rows "
                  "(synergy %s)", info->alpha, b->dense_alpha, (long long)n,
                  tcspmm_precision_name(precision), order, info->synergy);
+        *dense = 1;
         return TCSPMM_PATH_HRPB;
     }
     if (info->alpha >= b->fill_alpha && info->waves >= FILL_WAVES &&
@@ -107,4 +120,19 @@ tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precisio
              (long long)info->blocks_per_panel_median, (long long)n,
              tcspmm_precision_name(precision), order);
     return TCSPMM_PATH_CUSPARSE;
+}
+
+tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precision precision,
+                             int measure, char *reason, size_t len)
+{
+    int dense = 0;
+    char rule[200];
+    tcspmm_path path = rule_choose(info, n, precision, rule, sizeof rule, &dense);
+    if (!measure || dense) {
+        snprintf(reason, len, "%s", rule);
+        return path;
+    }
+    snprintf(reason, len, "measured on the first call of each N, layout and beta (the rule "
+             "alone: %s)", rule);
+    return TCSPMM_PATH_AUTO;
 }

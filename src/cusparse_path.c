@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { TUNED_SLOTS = 16, TUNING_RUNS = 7 };
+enum { TUNED_SLOTS = 16, TUNING_RUNS = GPU_TIMER_CHOICE_RUNS };
 
 /* What CSR_ALG3's preprocessing is tied to. */
 typedef struct call_shape {
@@ -48,6 +48,7 @@ struct cusparse_path {
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
         int64_t n;
         int layout, beta_nonzero, alg, fallback;
+        float alg_ms, fallback_ms; /* their median times */
     } tuned[TUNED_SLOTS];
     int num_tuned;
 };
@@ -303,18 +304,11 @@ static tcspmm_status tune(cusparse_path *p, int64_t n, float alpha, const float 
                           float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
                           void *stream, int *slot)
 {
-    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
-    const int64_t inner = row_major ? n : p->rows, outer = row_major ? p->rows : n;
-    tuning_call c = {p, 0, n, ldb, inner > 0 ? inner : 1, alpha, beta, dB, NULL, layout, stream};
+    tuning_call c = {p, 0, n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
     gpu_timer t;
     TCSPMM_TRY(gpu_timer_create(&t, stream));
-    tcspmm_status st = TCSPMM_CUDA(cudaMallocAsync((void **)&c.C, (size_t)(p->rows * n + 1) * sizeof(float),
-                                                   (cudaStream_t)stream));
-    if (!st && beta != 0.0f && inner > 0 && outer > 0)
-        st = TCSPMM_CUDA(cudaMemcpy2DAsync(c.C, (size_t)c.ldc * sizeof(float), dC,
-                                           (size_t)ldc * sizeof(float), (size_t)inner * sizeof(float),
-                                           (size_t)outer, cudaMemcpyDeviceToDevice,
-                                           (cudaStream_t)stream));
+    tcspmm_status st = gpu_timer_scratch_c(p->rows, n, layout, dC, ldc, beta != 0.0f, stream, &c.C,
+                                           &c.ldc);
     float best = -1.0f, best_fallback = -1.0f, ms[CUSPARSE_PATH_NUM_ALGS];
     int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
     if (!st) st = time_algs(&t, &c, ms);
@@ -334,12 +328,14 @@ static tcspmm_status tune(cusparse_path *p, int64_t n, float alpha, const float 
     p->tuned[*slot].beta_nonzero = beta != 0.0f;
     p->tuned[*slot].alg = best_alg;
     p->tuned[*slot].fallback = fallback;
+    p->tuned[*slot].alg_ms = best;
+    p->tuned[*slot].fallback_ms = best_fallback;
     return TCSPMM_SUCCESS;
 }
 
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
-                                     tcspmm_layout layout, void *stream, int *alg)
+                                     tcspmm_layout layout, void *stream, int *alg, float *ms)
 {
     int slot = -1;
     for (int i = 0; i < p->num_tuned && slot < 0; i++)
@@ -347,8 +343,10 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
             p->tuned[i].beta_nonzero == (beta != 0.0f))
             slot = i;
     if (slot < 0) TCSPMM_TRY(tune(p, n, alpha, dB, ldb, beta, dC, ldc, layout, stream, &slot));
-    *alg = p->tuned[slot].alg;
-    if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc)) *alg = p->tuned[slot].fallback;
+    const int use_fallback =
+        p->tuned[slot].alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc);
+    *alg = use_fallback ? p->tuned[slot].fallback : p->tuned[slot].alg;
+    if (ms) *ms = use_fallback ? p->tuned[slot].fallback_ms : p->tuned[slot].alg_ms;
     return TCSPMM_SUCCESS;
 }
 

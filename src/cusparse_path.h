@@ -22,10 +22,11 @@ const char *cusparse_path_alg_name(int alg);
  * beta and B on a scratch C (a copy of dC when beta != 0) with L2 flushed
  * before each run (on stream, which it synchronizes) and remembers the
  * fastest, and the fastest but CSR_ALG3 for calls whose B or C CSR_ALG3
- * may not run on; later calls look them up. */
+ * may not run on; later calls look them up. ms (may be NULL) gets the
+ * median time measured for the algorithm picked. */
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
-                                     tcspmm_layout layout, void *stream, int *alg);
+                                     tcspmm_layout layout, void *stream, int *alg, float *ms);
 
 /* The path for A. dA, when not NULL, is A already on the device (nnz below
  * 2^31): its col_idx and values are taken over (set to NULL in dA), and A

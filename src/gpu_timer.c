@@ -1,4 +1,5 @@
-/* gpu_timer.c: event timing of GPU work with L2 flushed before each run. */
+/* gpu_timer.c: event timing of GPU work with L2 flushed before each run,
+ * and the scratch C of timed products (gpu_timer.h). */
 #include "gpu_timer.h"
 
 #include "error.h"
@@ -50,6 +51,26 @@ tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup
     }
     gpu_timer_sort(ms, reps);
     return TCSPMM_SUCCESS;
+}
+
+tcspmm_status gpu_timer_scratch_c(int64_t rows, int64_t n, tcspmm_layout layout, const float *C,
+                                  int64_t ldc, int copy, void *stream, float **scratch, int64_t *ld)
+{
+    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    const int64_t inner = row_major ? n : rows, outer = row_major ? rows : n;
+    *ld = inner > 0 ? inner : 1;
+    *scratch = NULL;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMallocAsync((void **)scratch, (size_t)(rows * n + 1) * sizeof(float),
+                                           (cudaStream_t)stream)));
+    if (!copy || inner == 0 || outer == 0) return TCSPMM_SUCCESS;
+    tcspmm_status st = TCSPMM_CUDA(cudaMemcpy2DAsync(
+        *scratch, (size_t)*ld * sizeof(float), C, (size_t)ldc * sizeof(float),
+        (size_t)inner * sizeof(float), (size_t)outer, cudaMemcpyDeviceToDevice, (cudaStream_t)stream));
+    if (st) {
+        cudaFreeAsync(*scratch, (cudaStream_t)stream);
+        *scratch = NULL;
+    }
+    return st;
 }
 
 void gpu_timer_sort(float *ms, int n)

@@ -1,7 +1,8 @@
 /* gpu_timer.h: timing GPU work the one way the library (cuSPARSE algorithm
- * tuning) and spmm_run --bench both use: CUDA events around each run on one
- * stream, L2 evicted before every run by writing a buffer twice its size (a
- * solver's products find A and B cold too), runs sorted for the median. */
+ * tuning, the auto path's measured choice) and spmm_run --bench all use:
+ * CUDA events around each run on one stream, L2 evicted before every run by
+ * writing a buffer twice its size (a solver's products find A and B cold
+ * too), runs sorted for the median; and the scratch C those runs write. */
 #ifndef TCSPMM_GPU_TIMER_H
 #define TCSPMM_GPU_TIMER_H
 
@@ -12,6 +13,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Timed runs behind each choice the library measures (their median decides). */
+enum { GPU_TIMER_CHOICE_RUNS = 7 };
 
 typedef struct gpu_timer {
     cudaEvent_t start, stop;
@@ -31,6 +35,14 @@ typedef tcspmm_status (*gpu_timer_fn)(void *arg);
  * times sorted ascending. Returns fn's first failure unchanged. */
 tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup, int reps,
                             float *ms);
+
+/* *scratch = fresh device memory for a rows x n C in layout, packed (its
+ * leading dimension in *ld), for timed products that must leave the
+ * caller's C alone; with copy set (beta != 0: the products read C) it holds
+ * a copy of C (leading dimension ldc), else it is left unwritten. Allocated
+ * and copied in stream order on stream; free it with cudaFreeAsync. */
+tcspmm_status gpu_timer_scratch_c(int64_t rows, int64_t n, tcspmm_layout layout, const float *C,
+                                  int64_t ldc, int copy, void *stream, float **scratch, int64_t *ld);
 
 /* Sorts n times ascending (ms[n / 2] is then the median). */
 void gpu_timer_sort(float *ms, int n);

@@ -187,12 +187,26 @@ static int sparse24_fits(sp24_structure s, tcspmm_precision p)
     return (p == TCSPMM_PRECISION_BF16 || p == TCSPMM_PRECISION_FP16) && s != SP24_NONE;
 }
 
-/* The arithmetic a path really uses for a requested precision. */
+/* The arithmetic a path really uses for a requested precision (a measured
+ * plan: the coarser of HRPB's and cuSPARSE's). */
 static tcspmm_precision effective_precision(tcspmm_path path, tcspmm_precision want)
 {
     if (path == TCSPMM_PATH_SPARSE24) return want;
-    if (path == TCSPMM_PATH_HRPB) return hrpb_precision(want);
+    if (path == TCSPMM_PATH_HRPB || path == TCSPMM_PATH_AUTO) return hrpb_precision(want);
     return TCSPMM_PRECISION_FP32; /* cuSPARSE, and the CPU's float64 accumulation */
+}
+
+/* Whether the current device has bytes free, with a quarter to spare (a
+ * measured plan keeps HRPB beside the CSR; one built on the host is
+ * uploaded next to it). */
+static int room_on_device(int64_t bytes)
+{
+    size_t free_bytes = 0, total = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return (double)free_bytes >= 1.25 * (double)bytes;
 }
 
 /* Chooses the path from the request, the GPU, the structure and (for auto)
@@ -228,7 +242,16 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
                  sparse24_structure_name(s), tcspmm_precision_name(prec),
                  prec == TCSPMM_PRECISION_TF32 ? "" : "; fp32 values and B are rounded to nearest");
     } else {
-        info->path = auto_path_choose(info, plan->opt.expected_n, hrpb_precision(prec), why, len);
+        int measure = !plan->opt.rule_only && (plan->hrpb_dev || room_on_device(info->hrpb_bytes));
+        char rule_why[256];
+        plan->rule_path = auto_path_choose(info, plan->opt.expected_n, hrpb_precision(prec), 0,
+                                           rule_why, sizeof rule_why);
+        info->path = auto_path_choose(info, plan->opt.expected_n, hrpb_precision(prec), measure,
+                                      why, len);
+        if (!measure && !plan->opt.rule_only) {
+            size_t used = strlen(why);
+            snprintf(why + used, len - used, "; not measured: no room on the GPU for HRPB beside CSR");
+        }
     }
     info->precision = effective_precision(info->path, prec);
     return TCSPMM_SUCCESS;
@@ -237,17 +260,19 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
 static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
 {
     double t0 = now_ms();
-    if (plan->info.path == TCSPMM_PATH_CUSPARSE) /* plan->input is NULL for device input */
+    const tcspmm_path path = plan->info.path;
+    const int hrpb = path == TCSPMM_PATH_HRPB || path == TCSPMM_PATH_AUTO; /* AUTO: measured */
+    if (path == TCSPMM_PATH_CUSPARSE || path == TCSPMM_PATH_AUTO) /* input is NULL for device input */
         TCSPMM_TRY(cusparse_path_create(plan->input, dA->row_ptr ? dA : NULL, &plan->cusparse));
-    if (plan->info.path == TCSPMM_PATH_HRPB && plan->hrpb_dev)
+    if (hrpb && plan->hrpb_dev)
         TCSPMM_TRY(hrpb_gpu_set_split(plan->hrpb_dev, &plan->split, plan->info.precision));
-    else if (plan->info.path == TCSPMM_PATH_HRPB)
+    else if (hrpb)
         TCSPMM_TRY(hrpb_gpu_upload(&plan->hrpb, &plan->split, plan->info.precision, &plan->hrpb_dev));
-    if (plan->info.path != TCSPMM_PATH_HRPB) { /* built on the device for the choice only */
+    if (!hrpb) { /* built on the device for the choice only */
         hrpb_gpu_free(plan->hrpb_dev);
         plan->hrpb_dev = NULL;
     }
-    if (plan->info.path == TCSPMM_PATH_SPARSE24) {
+    if (path == TCSPMM_PATH_SPARSE24) {
         const tcspmm_csr *A;
         TCSPMM_TRY(host_input(plan, dA, &A));
         sp24 compressed;
@@ -303,7 +328,8 @@ static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu 
     const tcspmm_csr *A = NULL;
     const int keeps_host = info->path == TCSPMM_PATH_CPU || info->path == TCSPMM_PATH_SPARSE24;
     if (keeps_host) TCSPMM_TRY(host_input(plan, dA, &A)); /* before dA goes */
-    if (info->path != TCSPMM_PATH_CUSPARSE) csr_gpu_free(dA); /* room for the upload */
+    if (info->path != TCSPMM_PATH_CUSPARSE && info->path != TCSPMM_PATH_AUTO)
+        csr_gpu_free(dA); /* room for the upload */
     TCSPMM_TRY(upload(plan, dA));
     if (keeps_host && A != &plan->A) TCSPMM_TRY(csr_copy(A, &plan->A));
     if (!keeps_host) tcspmm_csr_free(&plan->A); /* a download the host HRPB build needed */
@@ -439,6 +465,33 @@ tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info)
     *info = plan->info;
     info->path_reason = plan->path_reason;
     info->device_name = plan->device_name;
+    return TCSPMM_SUCCESS;
+}
+
+void plan_stop_measuring(tcspmm_plan *plan)
+{
+    plan->info.path = plan->rule_path;
+    plan->info.precision = effective_precision(plan->rule_path, plan->opt.precision);
+    if (plan->rule_path == TCSPMM_PATH_HRPB) {
+        cusparse_path_destroy(plan->cusparse);
+        plan->cusparse = NULL;
+    } else {
+        hrpb_gpu_free(plan->hrpb_dev);
+        plan->hrpb_dev = NULL;
+    }
+    size_t used = strlen(plan->path_reason);
+    snprintf(plan->path_reason + used, sizeof plan->path_reason - used,
+             "; out of GPU memory while measuring: the rule's %s", tcspmm_path_name(plan->rule_path));
+}
+
+tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout,
+                                   float beta, tcspmm_path *path)
+{
+    tcspmm_clear_error();
+    if (!plan || !path)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_path_for: plan or path is NULL");
+    *path = plan->info.path;
+    if (*path == TCSPMM_PATH_AUTO) *path = path_trial_lookup(&plan->trial, n, layout, beta);
     return TCSPMM_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 
 #include "tcspmm.h"
 #include "cusparse_path.h"
+#include "path_trial.h"
 #include "format/hrpb.h"
 #include "loadbalance/wave_split.h"
 #include "format/sparse24.h"
@@ -19,13 +20,19 @@ struct tcspmm_plan {
     char path_reason[256];
     char device_name[256];
     int device;              /* CUDA ordinal, -1 without a GPU */
-    cusparse_path *cusparse; /* NULL unless the plan runs on cuSPARSE */
+    cusparse_path *cusparse; /* NULL unless the plan runs on cuSPARSE (or measures) */
     hrpb hrpb;               /* zeroed unless built */
     wave_split split;
-    hrpb_gpu *hrpb_dev;      /* NULL unless the plan runs on HRPB */
+    hrpb_gpu *hrpb_dev;      /* NULL unless the plan runs on HRPB (or measures) */
+    path_trial trial;        /* a measuring plan's (info.path AUTO) choices per shape */
+    tcspmm_path rule_path;   /* a measuring plan's choice by the rule alone */
     sp24_gpu *sp24_dev;      /* NULL unless the plan runs on SPARSE24 */
     const void *checked_B, *checked_C; /* the last pointers found to be device memory */
 };
+
+/* A measuring plan that ran out of device memory while measuring: from now
+ * on it runs the rule's choice, and frees the other copy of A. In plan.c. */
+void plan_stop_measuring(tcspmm_plan *plan);
 
 /* Refuses host pointers where device memory is needed (a kernel reading
  * them would fault and poison the whole CUDA context): "<what> is not

@@ -95,11 +95,24 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
         TCSPMM_TRY(check_device_pointer(dC, "tcspmm_spmm: C", "use tcspmm_spmm_host for host arrays"));
         plan->checked_C = dC;
     }
-    switch (plan->info.path) {
+    tcspmm_path path = plan->info.path;
+    if (path == TCSPMM_PATH_AUTO) { /* measured: this shape's faster path */
+        tcspmm_status st = path_trial_pick(&plan->trial, plan->hrpb_dev, plan->cusparse,
+                                           plan->info.rows, n, alpha, dB, ldb, beta, dC, ldc,
+                                           layout, stream, &path);
+        if (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) {
+            tcspmm_clear_error();
+            plan_stop_measuring(plan);
+            path = plan->info.path;
+        } else {
+            TCSPMM_TRY(st);
+        }
+    }
+    switch (path) {
     case TCSPMM_PATH_CUSPARSE: {
         int alg = 0;
         TCSPMM_TRY(cusparse_path_pick_alg(plan->cusparse, n, alpha, dB, ldb, beta, dC, ldc, layout,
-                                          stream, &alg));
+                                          stream, &alg, NULL));
         return cusparse_path_spmm(plan->cusparse, alg, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
     }
     case TCSPMM_PATH_HRPB:
@@ -109,7 +122,7 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
                              layout, stream);
     default:
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "tcspmm_spmm: path %s does not run on the GPU",
-                           tcspmm_path_name(plan->info.path));
+                           tcspmm_path_name(path));
     }
 }
 

@@ -1,10 +1,14 @@
-/* gpu_cusparse.c: the cuSPARSE path through the public API on the device,
+/* gpu_cusparse.c: the cuSPARSE path, and the measured auto path that keeps
+ * A for both cuSPARSE and HRPB, through the public API on the device,
  * against the float64 reference: both layouts, padded leading dimensions,
- * beta != 0 (its first call for an N times the algorithms on a copy of C,
- * which must leave the caller's C as it was), N = 1, 7, 128, 513, bundled
- * real matrices and edge cases; C is
- * poisoned with NaN before every run, B is fresh for every check. Also
- * tcspmm_spmm_host on cuSPARSE and HRPB plans, whose A lives on the device. */
+ * beta != 0 (the first call of a shape times cuSPARSE's algorithms, and on
+ * a measured plan HRPB too, on a copy of C, which must leave the caller's C
+ * as it was), N = 1, 7, 128, 513, bundled real matrices and edge cases; C is
+ * poisoned with NaN before every run, B is fresh for every check. A
+ * measured plan must report no path for a shape before its first call and
+ * the same HRPB or cuSPARSE after every call; the dense test and rule_only
+ * keep a plan unmeasured. Also tcspmm_spmm_host on cuSPARSE, measured and
+ * HRPB plans, whose A lives on the device. */
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
@@ -27,15 +31,20 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcs
     CHECK(cudaMalloc((void **)&dC, t.csize * sizeof(float) + 4) == cudaSuccess);
     CHECK(cudaMemcpy(dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK(cudaMemcpy(dC, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    tcspmm_path before = TCSPMM_PATH_CPU, after = TCSPMM_PATH_CPU;
+    CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &before));
     CHECK_OK(tcspmm_spmm(plan, n, alpha, dB, t.ldb, beta, dC, t.ldc, layout, NULL));
+    CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &after));
+    CHECK(after == TCSPMM_PATH_CUSPARSE || after == TCSPMM_PATH_HRPB);
+    CHECK(before == TCSPMM_PATH_AUTO || before == after);
     CHECK(cudaDeviceSynchronize() == cudaSuccess);
     CHECK(cudaMemcpy(t.C, dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
     CHECK_OK(reference_spmm(A, n, alpha, t.B, t.ldb, beta, t.C0, t.ldc, layout, t.ref));
     compare_result r = compare_to_reference(t.C, t.ldc, layout, t.ref, A->rows, n, tol);
     CHECK(r.pass);
-    printf("%-28s n=%-4lld %s pad=%d beta=%g: rel_err=%.2e nonfinite=%lld %s\n", what, (long long)n,
-           layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", pad, beta, r.rel_err,
-           (long long)r.nonfinite, r.pass ? "ok" : "FAIL");
+    printf("%-28s n=%-4lld %s pad=%d beta=%g %s: rel_err=%.2e nonfinite=%lld %s\n", what,
+           (long long)n, layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", pad, beta,
+           tcspmm_path_name(after), r.rel_err, (long long)r.nonfinite, r.pass ? "ok" : "FAIL");
     cudaFree(dB);
     cudaFree(dC);
     test_operands_free(&t);
@@ -58,7 +67,11 @@ static void check_host_product(const tcspmm_plan *plan, const tcspmm_csr *A, con
     test_operands_free(&t);
 }
 
-static void check_matrix(const tcspmm_csr *A, tcspmm_path path, double tol, const char *what)
+/* Every product of check_product on a plan of path (AUTO: the default,
+ * measured where the rule is unsure); expect: the plan's info.path. Each
+ * shape runs twice, so the second call takes the first one's choice. */
+static void check_matrix(const tcspmm_csr *A, tcspmm_path path, tcspmm_path expect, double tol,
+                         const char *what)
 {
     tcspmm_options opt;
     tcspmm_options_init(&opt);
@@ -66,32 +79,60 @@ static void check_matrix(const tcspmm_csr *A, tcspmm_path path, double tol, cons
     tcspmm_plan *plan = NULL;
     CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
     if (!plan) return;
+    tcspmm_info info;
+    CHECK_OK(tcspmm_plan_info(plan, &info));
+    CHECK(info.path == expect);
     const int64_t ns[] = {1, 7, 128, 513};
     for (int t = 0; t < 4; t++)
-        for (int layout = 0; layout < 2; layout++) {
-            check_product(plan, A, ns[t], (tcspmm_layout)layout, 0, 1.0f, 0.0f, tol, what);
-            if (ns[t] <= 128)
-                check_product(plan, A, ns[t], (tcspmm_layout)layout, 5, -0.75f, 0.5f, tol, what);
-        }
+        for (int layout = 0; layout < 2; layout++)
+            for (int again = 0; again < 2; again++) {
+                check_product(plan, A, ns[t], (tcspmm_layout)layout, 0, 1.0f, 0.0f, tol, what);
+                if (ns[t] <= 128)
+                    check_product(plan, A, ns[t], (tcspmm_layout)layout, 5, -0.75f, 0.5f, tol, what);
+            }
     check_host_product(plan, A, what);
     tcspmm_plan_destroy(plan);
+}
+
+/* The auto path's plan-time choice on A at N = 128, with and without
+ * measurement. */
+static tcspmm_path auto_choice(const tcspmm_csr *A, int rule_only)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.rule_only = rule_only;
+    tcspmm_plan *plan = NULL;
+    tcspmm_info info;
+    info.path = TCSPMM_PATH_CPU;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    if (plan) CHECK_OK(tcspmm_plan_info(plan, &info));
+    tcspmm_plan_destroy(plan);
+    return info.path;
 }
 
 int main(void)
 {
     tests_require_gpu();
-    const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz"};
-    for (int f = 0; f < 3; f++) {
+    const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz", "de2010.mtx.gz"};
+    for (int f = 0; f < 4; f++) {
         tcspmm_csr A;
         CHECK_OK(tcspmm_read_mtx(tests_data(files[f]), &A));
-        check_matrix(&A, TCSPMM_PATH_CUSPARSE, 1e-5, files[f]);
+        check_matrix(&A, TCSPMM_PATH_CUSPARSE, TCSPMM_PATH_CUSPARSE, 1e-5, files[f]);
+        /* ted_B's dense bricks (alpha 0.29) go to HRPB at plan time; the
+         * others (alpha 0.07-0.10) are measured */
+        tcspmm_path expect = f == 1 ? TCSPMM_PATH_HRPB : TCSPMM_PATH_AUTO;
+        check_matrix(&A, TCSPMM_PATH_AUTO, expect, 1e-3, files[f]);
+        tcspmm_path rule = auto_choice(&A, 1);
+        CHECK(rule == TCSPMM_PATH_HRPB || rule == TCSPMM_PATH_CUSPARSE);
         tcspmm_csr_free(&A);
     }
     for (int c = 0; c < matgen_num_cases(); c++) {
         tcspmm_csr A;
         const char *name = "";
         CHECK_OK(matgen_case(c, 77 + c, &A, &name));
-        check_matrix(&A, TCSPMM_PATH_CUSPARSE, 1e-5, name);
+        check_matrix(&A, TCSPMM_PATH_CUSPARSE, TCSPMM_PATH_CUSPARSE, 1e-5, name);
+        tcspmm_path measured = auto_choice(&A, 0);
+        if (measured == TCSPMM_PATH_AUTO) check_matrix(&A, TCSPMM_PATH_AUTO, measured, 1e-3, name);
         tcspmm_plan *plan = NULL; /* HRPB through the public API, checked on the host */
         tcspmm_options opt;
         tcspmm_options_init(&opt);

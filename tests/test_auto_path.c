@@ -1,5 +1,5 @@
 /* test_auto_path.c: the rule of TCSPMM_PATH_AUTO (auto_path.h) on made-up
- * plan metrics, at the edges of its calibrated thresholds:
+ * plan metrics, at the edges of its calibrated thresholds (the rule alone):
  *  - dense bricks go to HRPB, sparse ones to cuSPARSE, and the reason says
  *    which test decided and in which row order;
  *  - the N buckets (each table's own, from N = 2 to above 512) and the
@@ -8,7 +8,10 @@
  *  - clustered rows need a higher alpha at N = 32 than A's own order (the
  *    alpha that wins in A's order lost in clustered order: g7jac120sc);
  *  - a full GPU with light panels lowers the alpha needed, heavy panels do
- *    not. */
+ *    not;
+ * and with measurement on, only the dense test decides at plan time: every
+ * other matrix, N = 1 included, is left to the measurement (AUTO), and the
+ * reason keeps the rule's. */
 #include <string.h>
 
 #include "auto_path.h"
@@ -26,11 +29,17 @@ static tcspmm_info metrics(double alpha, double waves, int64_t median, const cha
     return info;
 }
 
+static tcspmm_path choose_how(double alpha, double waves, int64_t median, const char *order,
+                              int64_t n, tcspmm_precision p, int measure, char *why)
+{
+    tcspmm_info info = metrics(alpha, waves, median, order);
+    return auto_path_choose(&info, n, p, measure, why, 256);
+}
+
 static tcspmm_path choose(double alpha, double waves, int64_t median, const char *order,
                           int64_t n, tcspmm_precision p, char *why)
 {
-    tcspmm_info info = metrics(alpha, waves, median, order);
-    return auto_path_choose(&info, n, p, why, 256);
+    return choose_how(alpha, waves, median, order, n, p, 0, why);
 }
 
 int main(void)
@@ -113,5 +122,18 @@ int main(void)
 
     /* no row order recorded (a plan without HRPB metrics) counts as natural */
     CHECK(choose(0.17, 1.0, 50, NULL, 32, TF, why) == H);
+
+    /* measured: the dense test still sends dense bricks to HRPB; the fill
+     * test's and cuSPARSE's matrices, and N = 1, are measured */
+    const tcspmm_path M = TCSPMM_PATH_AUTO;
+    CHECK(choose_how(0.30, 2.0, 50, "natural", 128, TF, 1, why) == H);
+    CHECK(strstr(why, "dense bricks") == why);
+    CHECK(choose_how(0.08, 4.0, 10, "natural", 128, TF, 1, why) == M);
+    CHECK(strstr(why, "measured") == why && strstr(why, "full GPU") != NULL);
+    CHECK(choose_how(0.02, 2.0, 50, "clustered", 128, TF, 1, why) == M);
+    CHECK(strstr(why, "cuSPARSE") != NULL && strstr(why, "clustered rows") != NULL);
+    CHECK(choose_how(0.90, 4.0, 5, "natural", 1, TF, 1, why) == M);
+    CHECK(choose_how(0.12, 2.0, 50, "natural", 512, FP, 1, why) == M);
+    CHECK(choose_how(0.16, 2.0, 50, "natural", 512, FP, 1, why) == H);
     return tests_finish();
 }

@@ -109,13 +109,15 @@ static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A,
     TCSPMM_TRY(st);
     TCSPMM_TRY(copy_bandwidth(t, &out->copy_gbs));
     tcspmm_info info;
+    tcspmm_path path;
     TCSPMM_TRY(tcspmm_plan_info(plan, &info));
+    TCSPMM_TRY(tcspmm_plan_path_for(plan, c->n, c->layout, c->beta, &path));
     /* A's compulsory bytes: what the path stores (HRPB; the 2:4 / 1:2 values,
      * half the columns, and their 4-bit codes, one per 4 value bytes; CSR). */
     int eb = info.precision == TCSPMM_PRECISION_TF32 ? 4 : 2;
     double structured = (double)A->rows * A->cols * eb * 9 / 16;
-    int64_t a_bytes = info.path == TCSPMM_PATH_HRPB       ? info.hrpb_bytes
-                      : info.path == TCSPMM_PATH_SPARSE24 ? (int64_t)structured
+    int64_t a_bytes = path == TCSPMM_PATH_HRPB       ? info.hrpb_bytes
+                      : path == TCSPMM_PATH_SPARSE24 ? (int64_t)structured
                                                           : (A->rows + 1) * 8 + A->nnz * 8;
     out->min_bytes = a_bytes + (A->cols + A->rows * (c->beta != 0.0f ? 2 : 1)) * c->n * 4;
     out->roofline_frac = (double)out->min_bytes / (out->time_ms * 1e-3) / (out->copy_gbs * 1e9);

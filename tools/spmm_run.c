@@ -34,6 +34,8 @@ static const char *usage =
     "  --tm T            HRPB panel rows, 16 (default) or 32\n"
     "  --row-order O     natural (default) or clustered: HRPB panels of rows that\n"
     "                    share columns (faster products, slower plan)\n"
+    "  --rule-only       auto path: the plan-time rule alone, never timing HRPB\n"
+    "                    against cuSPARSE on the first call\n"
     "  --threads T       host threads (default: all)\n"
     "  --check           compare with the float64 CPU reference; prints\n"
     "                    'check: rel_err=X max_abs_err=Y PASS|FAIL' (exit 1 on FAIL)\n"
@@ -116,6 +118,7 @@ static int parse_args(int argc, char **argv, args *a)
         } else if (!strcmp(s, "--check")) a->check = 1;
         else if (!strcmp(s, "--bench")) a->bench = 1;
         else if (!strcmp(s, "--info")) a->info = 1;
+        else if (!strcmp(s, "--rule-only")) a->opt.rule_only = 1;
         else if (!strcmp(s, "--json")) a->json = 1;
         else if (pick(s, valued, COUNT(valued)) >= 0) {
             if (!v) return die("%s needs a value (see --help)", s);
@@ -208,9 +211,11 @@ static void leading_dims(const args *a, int64_t rows, int64_t cols, int64_t *ldb
     if (*ldc < 1) *ldc = 1;
 }
 
-/* Runs the product once, on the GPU when the plan has one, into C (host). */
+/* Runs the product once, on the GPU when the plan has one, into C (host);
+ * *call_ms: the wall time of the call until the GPU is done (a plan's first
+ * call of a shape includes what it measures). */
 static tcspmm_status multiply(tcspmm_plan *plan, const tcspmm_info *info, const args *a,
-                              int64_t rows, int64_t cols, const float *B, float *C)
+                              int64_t rows, int64_t cols, const float *B, float *C, double *call_ms)
 {
     int64_t ldb, ldc;
     leading_dims(a, rows, cols, &ldb, &ldc);
@@ -227,8 +232,10 @@ static tcspmm_status multiply(tcspmm_plan *plan, const tcspmm_info *info, const 
         fprintf(stderr, "spmm_run: CUDA: %s\n", cudaGetErrorString(e));
         st = TCSPMM_ERROR_CUDA;
     }
+    double t0 = omp_get_wtime();
     if (!st) st = tcspmm_spmm(plan, a->n, a->alpha, dB, ldb, a->beta, dC, ldc, a->layout, NULL);
-    if (!st && ((e = cudaDeviceSynchronize()) != cudaSuccess ||
+    if (!st && (e = cudaDeviceSynchronize()) == cudaSuccess) *call_ms = (omp_get_wtime() - t0) * 1e3;
+    if (!st && (e != cudaSuccess ||
                 (e = cudaMemcpy(C, dC, cbytes, cudaMemcpyDeviceToHost)) != cudaSuccess)) {
         fprintf(stderr, "spmm_run: CUDA: %s\n", cudaGetErrorString(e));
         st = TCSPMM_ERROR_CUDA;
@@ -307,8 +314,15 @@ static int run(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
     else for (size_t i = 0; i < ccount; i++) C0[i] = NAN; /* poison: every element must be written */
     memcpy(C, C0, ccount * sizeof(float));
     int status = 0;
-    st = multiply(plan, &info, a, A->rows, A->cols, B, C);
+    double first_call_ms = NAN;
+    tcspmm_path path_run = info.path;
+    st = multiply(plan, &info, a, A->rows, A->cols, B, C, &first_call_ms);
+    if (!st) st = tcspmm_plan_path_for(plan, a->n, a->layout, a->beta, &path_run);
     if (st) status = lib_error("multiplying", st);
+    else {
+        record_str(r, "path_run", tcspmm_path_name(path_run));
+        if (info.path != TCSPMM_PATH_CPU) record_num(r, "first_call_ms", first_call_ms);
+    }
     if (!status && a->check) {
         double *ref = malloc((ccount ? ccount : 1) * sizeof(double));
         int64_t ldb, ldc;
@@ -362,7 +376,7 @@ static int run(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
                 if (!a->json)
                     printf("bench: %s %.4f ms %.1f GFLOP/s (%.0f%% of memory roofline) | cuSPARSE best "
                            "(%s) %.4f ms %.1f GFLOP/s | speedup %.2fx\n",
-                           tcspmm_path_name(info.path), b.time_ms, flops / (b.time_ms * 1e-3) / 1e9,
+                           tcspmm_path_name(path_run), b.time_ms, flops / (b.time_ms * 1e-3) / 1e9,
                            100 * b.roofline_frac, b.cusparse_alg, b.cusparse_ms,
                            flops / (b.cusparse_ms * 1e-3) / 1e9, b.cusparse_ms / b.time_ms);
             }

@@ -33,12 +33,12 @@ import sys
 
 # spmm_run --json keys, in the order the CSV lists them; others follow sorted.
 KNOWN_KEYS = [
-    "file", "rows", "cols", "nnz", "n", "layout", "path", "path_reason", "precision",
+    "file", "rows", "cols", "nnz", "n", "layout", "path", "path_run", "path_reason", "precision",
     "structure", "synergy", "alpha", "beta", "brick_density", "oi_shared",
     "time_ms", "gflops", "cusparse_ms", "cusparse_alg", "cusparse_gflops", "speedup",
     "roofline_frac", "min_bytes", "copy_gbs", "reps",
     "check_pass", "check_rel_err", "check_max_abs_err",
-    "read_ms", "plan_ms", "plan_ms_warm", "preprocess_ms", "upload_ms",
+    "read_ms", "plan_ms", "plan_ms_warm", "preprocess_ms", "upload_ms", "first_call_ms",
     "panels", "blocks", "bricks", "hrpb_bytes", "csr_bytes",
     "blocks_per_panel_min", "blocks_per_panel_median", "blocks_per_panel_max",
     "virtual_panels", "split_panels", "waves", "has_gpu", "device", "commit", "date",
@@ -175,7 +175,7 @@ def command_run(args):
                 bad = [r for r in got if r["status"] != "ok"]
                 failures += len(bad)
                 r = got[-1]
-                what = (f"speedup {r.get('speedup', '?')} path {r.get('path', '?')}"
+                what = (f"speedup {r.get('speedup', '?')} path {ran_path(r)}"
                         if not bad else f"{r['status']}: {r.get('error', '')}")
                 print(f"[{i + 1}/{len(matrices)}] {matrix} N={n}: {what}", flush=True)
     print(f"sweep: {len(rows)} rows, {failures} failed, in {csv_path}")
@@ -183,6 +183,11 @@ def command_run(args):
 
 
 # ---------------------------------------------------------------- report
+def ran_path(r):
+    """The path a row's products ran: path_run where the plan measured its
+    choice (path "auto"), else the plan's path."""
+    return r.get("path_run") or r.get("path") or "?"
+
 
 def number(row, key):
     """row[key] as a finite float, or None."""
@@ -253,11 +258,11 @@ def summary_for_n(n, rows, worst_count):
                    f"{fmt(min(sp) if sp else None, 3)} | {fmt(max(sp) if sp else None, 3)} | "
                    f"{slow} | {fmt(median_roof, 2)} |")
     out.append("")
-    paths = sorted({(r.get("path") or "?") for r in timed})
+    paths = sorted({ran_path(r) for r in timed})
     if len(paths) > 1 or (paths and paths[0] != "?"):
         parts = []
         for p in paths:
-            g = [number(r, "speedup") for r in timed if (r.get("path") or "?") == p]
+            g = [number(r, "speedup") for r in timed if ran_path(r) == p]
             parts.append(f"{p}: {len(g)} matrices, geomean {fmt(geomean(g), 3, 'x')}")
         out.append("By path: " + "; ".join(parts) + ".")
         out.append("")
@@ -289,7 +294,7 @@ def summary_for_n(n, rows, worst_count):
         for r in worst:
             out.append(f"| {row_name(r)} | {fmt(number(r, 'speedup'), 3)} | "
                        f"{r.get('synergy') or '-'} | {fmt(number(r, 'alpha'), 3)} | "
-                       f"{r.get('path') or '-'} | {fmt(number(r, 'time_ms'), 4)} | "
+                       f"{ran_path(r)} | {fmt(number(r, 'time_ms'), 4)} | "
                        f"{fmt(number(r, 'cusparse_ms'), 4)} |")
         out.append("")
     if failed:
