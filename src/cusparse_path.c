@@ -254,19 +254,15 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
 typedef struct tuning_call {
     cusparse_path *p;
     int alg;
-    int64_t n, ldb, ldc;
-    float alpha, beta;
-    const float *B;
-    float *C;
-    tcspmm_layout layout;
-    void *stream;
+    gpu_product op;
 } tuning_call;
 
 static tcspmm_status run_tuning_call(void *arg)
 {
     const tuning_call *c = arg;
-    return cusparse_path_spmm(c->p, c->alg, c->n, c->alpha, c->B, c->ldb, c->beta, c->C, c->ldc,
-                              c->layout, c->stream);
+    const gpu_product *o = &c->op;
+    return cusparse_path_spmm(c->p, c->alg, o->n, o->alpha, o->B, o->ldb, o->beta, o->C, o->ldc,
+                              o->layout, o->stream);
 }
 
 /* ms[i]: the median milliseconds of cusparse_path_algs[i] over TUNING_RUNS
@@ -304,11 +300,10 @@ static tcspmm_status tune(cusparse_path *p, int64_t n, float alpha, const float 
                           float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
                           void *stream, int *slot)
 {
-    tuning_call c = {p, 0, n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
+    tuning_call c = {p, 0, {n, ldb, 0, alpha, beta, dB, NULL, layout, stream}};
     gpu_timer t;
     TCSPMM_TRY(gpu_timer_create(&t, stream));
-    tcspmm_status st = gpu_timer_scratch_c(p->rows, n, layout, dC, ldc, beta != 0.0f, stream, &c.C,
-                                           &c.ldc);
+    tcspmm_status st = gpu_timer_scratch_c(p->rows, dC, ldc, &c.op);
     float best = -1.0f, best_fallback = -1.0f, ms[CUSPARSE_PATH_NUM_ALGS];
     int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
     if (!st) st = time_algs(&t, &c, ms);
@@ -319,7 +314,7 @@ static tcspmm_status tune(cusparse_path *p, int64_t n, float alpha, const float 
         if (alg != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms[i] < best_fallback))
             best_fallback = ms[i], fallback = alg;
     }
-    if (c.C) cudaFreeAsync(c.C, (cudaStream_t)stream);
+    if (c.op.C) cudaFreeAsync(c.op.C, (cudaStream_t)stream);
     gpu_timer_destroy(&t);
     TCSPMM_TRY(st);
     *slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : (int)(n % TUNED_SLOTS);

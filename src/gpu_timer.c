@@ -53,22 +53,22 @@ tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup
     return TCSPMM_SUCCESS;
 }
 
-tcspmm_status gpu_timer_scratch_c(int64_t rows, int64_t n, tcspmm_layout layout, const float *C,
-                                  int64_t ldc, int copy, void *stream, float **scratch, int64_t *ld)
+tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu_product *p)
 {
-    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
-    const int64_t inner = row_major ? n : rows, outer = row_major ? rows : n;
-    *ld = inner > 0 ? inner : 1;
-    *scratch = NULL;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMallocAsync((void **)scratch, (size_t)(rows * n + 1) * sizeof(float),
-                                           (cudaStream_t)stream)));
-    if (!copy || inner == 0 || outer == 0) return TCSPMM_SUCCESS;
+    const int row_major = p->layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    const int64_t inner = row_major ? p->n : rows, outer = row_major ? rows : p->n;
+    cudaStream_t stream = (cudaStream_t)p->stream;
+    p->ldc = inner > 0 ? inner : 1;
+    p->C = NULL;
+    TCSPMM_TRY(TCSPMM_CUDA(
+        cudaMallocAsync((void **)&p->C, (size_t)(rows * p->n + 1) * sizeof(float), stream)));
+    if (p->beta == 0.0f || inner == 0 || outer == 0) return TCSPMM_SUCCESS;
     tcspmm_status st = TCSPMM_CUDA(cudaMemcpy2DAsync(
-        *scratch, (size_t)*ld * sizeof(float), C, (size_t)ldc * sizeof(float),
-        (size_t)inner * sizeof(float), (size_t)outer, cudaMemcpyDeviceToDevice, (cudaStream_t)stream));
+        p->C, (size_t)p->ldc * sizeof(float), C, (size_t)ldc * sizeof(float),
+        (size_t)inner * sizeof(float), (size_t)outer, cudaMemcpyDeviceToDevice, stream));
     if (st) {
-        cudaFreeAsync(*scratch, (cudaStream_t)stream);
-        *scratch = NULL;
+        cudaFreeAsync(p->C, stream);
+        p->C = NULL;
     }
     return st;
 }

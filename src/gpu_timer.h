@@ -36,13 +36,23 @@ typedef tcspmm_status (*gpu_timer_fn)(void *arg);
 tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup, int reps,
                             float *ms);
 
-/* *scratch = fresh device memory for a rows x n C in layout, packed (its
- * leading dimension in *ld), for timed products that must leave the
- * caller's C alone; with copy set (beta != 0: the products read C) it holds
- * a copy of C (leading dimension ldc), else it is left unwritten. Allocated
- * and copied in stream order on stream; free it with cudaFreeAsync. */
-tcspmm_status gpu_timer_scratch_c(int64_t rows, int64_t n, tcspmm_layout layout, const float *C,
-                                  int64_t ldc, int copy, void *stream, float **scratch, int64_t *ld);
+/* The operands of one timed product C = alpha*A*B + beta*C, A being the
+ * path's. */
+typedef struct gpu_product {
+    int64_t n, ldb, ldc;
+    float alpha, beta;
+    const float *B;
+    float *C;
+    tcspmm_layout layout;
+    void *stream;
+} gpu_product;
+
+/* p->C = fresh device memory for a rows x p->n C in p->layout, packed (its
+ * leading dimension in p->ldc), for timed products that must leave the
+ * caller's C alone; when p->beta != 0 (the products read C) it holds a
+ * copy of C (leading dimension ldc), else it is left unwritten. Allocated
+ * and copied in stream order on p->stream; free it with cudaFreeAsync. */
+tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu_product *p);
 
 /* Sorts n times ascending (ms[n / 2] is then the median). */
 void gpu_timer_sort(float *ms, int n);

@@ -17,19 +17,15 @@ tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layo
 /* One HRPB product of the trial, into the scratch C. */
 typedef struct hrpb_call {
     const hrpb_gpu *hrpb;
-    int64_t n, ldb, ldc;
-    float alpha, beta;
-    const float *B;
-    float *C;
-    tcspmm_layout layout;
-    void *stream;
+    gpu_product op;
 } hrpb_call;
 
 static tcspmm_status run_hrpb_call(void *arg)
 {
     const hrpb_call *c = arg;
-    return hrpb_gpu_spmm(c->hrpb, c->n, c->alpha, c->B, c->ldb, c->beta, c->C, c->ldc, c->layout,
-                         c->stream);
+    const gpu_product *o = &c->op;
+    return hrpb_gpu_spmm(c->hrpb, o->n, o->alpha, o->B, o->ldb, o->beta, o->C, o->ldc, o->layout,
+                         o->stream);
 }
 
 /* The median time of the HRPB kernel on this call's operands. */
@@ -37,12 +33,11 @@ static tcspmm_status time_hrpb(hrpb_call *c, const float *dC, int64_t ldc, int64
                                float *median)
 {
     gpu_timer t;
-    TCSPMM_TRY(gpu_timer_create(&t, c->stream));
+    TCSPMM_TRY(gpu_timer_create(&t, c->op.stream));
     float runs[GPU_TIMER_CHOICE_RUNS];
-    tcspmm_status st = gpu_timer_scratch_c(rows, c->n, c->layout, dC, ldc, c->beta != 0.0f,
-                                           c->stream, &c->C, &c->ldc);
+    tcspmm_status st = gpu_timer_scratch_c(rows, dC, ldc, &c->op);
     if (!st) st = gpu_timer_run(&t, run_hrpb_call, c, 1, GPU_TIMER_CHOICE_RUNS, runs);
-    if (c->C) cudaFreeAsync(c->C, (cudaStream_t)c->stream);
+    if (c->op.C) cudaFreeAsync(c->op.C, (cudaStream_t)c->op.stream);
     gpu_timer_destroy(&t);
     TCSPMM_TRY(st);
     *median = runs[GPU_TIMER_CHOICE_RUNS / 2];
@@ -60,7 +55,7 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     float cusparse_ms = 0.0f, hrpb_ms = 0.0f;
     TCSPMM_TRY(cusparse_path_pick_alg(cusparse, n, alpha, dB, ldb, beta, dC, ldc, layout, stream,
                                       &alg, &cusparse_ms));
-    hrpb_call c = {hrpb, n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
+    hrpb_call c = {hrpb, {n, ldb, 0, alpha, beta, dB, NULL, layout, stream}};
     TCSPMM_TRY(time_hrpb(&c, dC, ldc, rows, &hrpb_ms));
     *path = hrpb_ms < cusparse_ms ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
     int slot = t->num_done < PATH_TRIAL_SLOTS ? t->num_done++ : (int)(n % PATH_TRIAL_SLOTS);
