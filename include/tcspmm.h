@@ -196,7 +196,7 @@ typedef struct tcspmm_info {
                                    There the plan keeps A both for HRPB and for cuSPARSE,
                                    and the first tcspmm_spmm of each n, layout and beta
                                    (zero or not) times the HRPB kernel and cuSPARSE's
-                                   algorithms (about 35 products, L2 flushed, on a scratch
+                                   algorithms (about 45 products, L2 flushed, on a scratch
                                    C) and keeps the faster for that shape
                                    (tcspmm_plan_path_for) */
     const char *path_reason;    /* why that path */

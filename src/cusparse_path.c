@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { TUNED_SLOTS = 16, TUNING_RUNS = GPU_TIMER_CHOICE_RUNS };
+enum { TUNED_SLOTS = 16, TUNING_WARMUP = 2 };
 
 /* What CSR_ALG3's preprocessing is tied to. */
 typedef struct call_shape {
@@ -48,7 +48,6 @@ struct cusparse_path {
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
         int64_t n;
         int layout, beta_nonzero, alg, fallback;
-        float alg_ms, fallback_ms; /* their median times */
     } tuned[TUNED_SLOTS];
     int num_tuned;
 };
@@ -249,46 +248,30 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     return st;
 }
 
-/* One product of the tuning: alg with the call's alpha and beta into a
- * scratch C. */
-typedef struct tuning_call {
-    cusparse_path *p;
-    int alg;
-    gpu_product op;
-} tuning_call;
-
-static tcspmm_status run_tuning_call(void *arg)
+tcspmm_status cusparse_path_run(void *call)
 {
-    const tuning_call *c = arg;
+    const cusparse_path_call *c = call;
     const gpu_product *o = &c->op;
     return cusparse_path_spmm(c->p, c->alg, o->n, o->alpha, o->B, o->ldb, o->beta, o->C, o->ldc,
                               o->layout, o->stream);
 }
 
-/* ms[i]: the median milliseconds of cusparse_path_algs[i] over TUNING_RUNS
- * cold-L2 runs, or -1 when cuSPARSE does not offer it for this call. One
- * untimed round of all of them first (it finds those offered, and a GPU
- * clock still ramping up from idle is not charged to the first one timed),
- * then each one's runs in a row after one more untimed run. */
-static tcspmm_status time_algs(gpu_timer *t, tuning_call *c, float ms[CUSPARSE_PATH_NUM_ALGS])
+/* ms[i]: the median milliseconds of cusparse_path_algs[i] on c's operands,
+ * raced against each other (gpu_timer_race), or -1 when cuSPARSE does not
+ * offer it for this call. */
+static tcspmm_status time_algs(gpu_timer *t, const cusparse_path_call *c,
+                               float ms[CUSPARSE_PATH_NUM_ALGS])
 {
-    float runs[TUNING_RUNS];
+    cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS];
+    gpu_timer_fn fns[CUSPARSE_PATH_NUM_ALGS];
+    void *args[CUSPARSE_PATH_NUM_ALGS];
     for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
-        c->alg = cusparse_path_algs[i];
-        tcspmm_status st = run_tuning_call(c);
-        ms[i] = st == TCSPMM_ERROR_UNSUPPORTED ? -1.0f : 0.0f;
-        if (st == TCSPMM_ERROR_UNSUPPORTED) /* not offered here: not a failure of the call */
-            tcspmm_clear_error();
-        else
-            TCSPMM_TRY(st);
+        calls[i] = *c;
+        calls[i].alg = cusparse_path_algs[i];
+        fns[i] = cusparse_path_run;
+        args[i] = &calls[i];
     }
-    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
-        if (ms[i] < 0.0f) continue;
-        c->alg = cusparse_path_algs[i];
-        TCSPMM_TRY(gpu_timer_run(t, run_tuning_call, c, 1, TUNING_RUNS, runs));
-        ms[i] = runs[TUNING_RUNS / 2];
-    }
-    return TCSPMM_SUCCESS;
+    return gpu_timer_race(t, fns, args, CUSPARSE_PATH_NUM_ALGS, TUNING_WARMUP, ms);
 }
 
 /* Times every algorithm for (n, layout, beta zero or not) into a free slot
@@ -300,7 +283,7 @@ static tcspmm_status tune(cusparse_path *p, int64_t n, float alpha, const float 
                           float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
                           void *stream, int *slot)
 {
-    tuning_call c = {p, 0, {n, ldb, 0, alpha, beta, dB, NULL, layout, stream}};
+    cusparse_path_call c = {p, 0, {n, ldb, 0, alpha, beta, dB, NULL, layout, stream}};
     gpu_timer t;
     TCSPMM_TRY(gpu_timer_create(&t, stream));
     tcspmm_status st = gpu_timer_scratch_c(p->rows, dC, ldc, &c.op);
@@ -323,14 +306,12 @@ static tcspmm_status tune(cusparse_path *p, int64_t n, float alpha, const float 
     p->tuned[*slot].beta_nonzero = beta != 0.0f;
     p->tuned[*slot].alg = best_alg;
     p->tuned[*slot].fallback = fallback;
-    p->tuned[*slot].alg_ms = best;
-    p->tuned[*slot].fallback_ms = best_fallback;
     return TCSPMM_SUCCESS;
 }
 
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
-                                     tcspmm_layout layout, void *stream, int *alg, float *ms)
+                                     tcspmm_layout layout, void *stream, int *alg)
 {
     int slot = -1;
     for (int i = 0; i < p->num_tuned && slot < 0; i++)
@@ -338,10 +319,8 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
             p->tuned[i].beta_nonzero == (beta != 0.0f))
             slot = i;
     if (slot < 0) TCSPMM_TRY(tune(p, n, alpha, dB, ldb, beta, dC, ldc, layout, stream, &slot));
-    const int use_fallback =
-        p->tuned[slot].alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc);
-    *alg = use_fallback ? p->tuned[slot].fallback : p->tuned[slot].alg;
-    if (ms) *ms = use_fallback ? p->tuned[slot].fallback_ms : p->tuned[slot].alg_ms;
+    *alg = p->tuned[slot].alg;
+    if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc)) *alg = p->tuned[slot].fallback;
     return TCSPMM_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 
 #include "tcspmm.h"
 #include "csr_gpu.h"
+#include "gpu_timer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,15 +19,13 @@ extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
 
 /* The algorithm to use for a call: the first call for a new (n, layout,
- * beta zero or not) times each of cusparse_path_algs with the call's alpha,
- * beta and B on a scratch C (a copy of dC when beta != 0) with L2 flushed
- * before each run (on stream, which it synchronizes) and remembers the
- * fastest, and the fastest but CSR_ALG3 for calls whose B or C CSR_ALG3
- * may not run on; later calls look them up. ms (may be NULL) gets the
- * median time measured for the algorithm picked. */
+ * beta zero or not) races cusparse_path_algs (gpu_timer_race) with the
+ * call's alpha, beta and B on a scratch C (a copy of dC when beta != 0; on
+ * stream, which it synchronizes) and remembers the fastest, and the fastest but CSR_ALG3 for calls whose B or C CSR_ALG3
+ * may not run on; later calls look them up. */
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
-                                     tcspmm_layout layout, void *stream, int *alg, float *ms);
+                                     tcspmm_layout layout, void *stream, int *alg);
 
 /* The path for A. dA, when not NULL, is A already on the device (nnz below
  * 2^31): its col_idx and values are taken over (set to NULL in dA), and A
@@ -39,6 +38,15 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, csr_gpu *dA, cusparse_pa
 tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alpha,
                                  const float *dB, int64_t ldb, float beta, float *dC,
                                  int64_t ldc, tcspmm_layout layout, void *stream);
+
+/* One product with algorithm alg, as a candidate of gpu_timer_race:
+ * cusparse_path_run(&call) runs cusparse_path_spmm on call's operands. */
+typedef struct cusparse_path_call {
+    cusparse_path *p;
+    int alg;
+    gpu_product op;
+} cusparse_path_call;
+tcspmm_status cusparse_path_run(void *call);
 
 /* A host copy of the path's matrix (for products on the host). */
 tcspmm_status cusparse_path_download(const cusparse_path *p, tcspmm_csr *out);

@@ -37,19 +37,49 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* *ms = one run of fn(arg) after the L2 flush (round r picks the fill byte). */
+static tcspmm_status time_once(gpu_timer *t, gpu_timer_fn fn, void *arg, int r, float *ms)
+{
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemsetAsync(t->flush, r & 0xff, t->flush_bytes, t->stream)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->start, t->stream)));
+    TCSPMM_TRY(fn(arg));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->stop, t->stream)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(t->stop)));
+    return TCSPMM_CUDA(cudaEventElapsedTime(ms, t->start, t->stop));
+}
+
 tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup, int reps,
                             float *ms)
 {
     for (int w = 0; w < warmup; w++) TCSPMM_TRY(fn(arg));
-    for (int r = 0; r < reps; r++) {
-        TCSPMM_TRY(TCSPMM_CUDA(cudaMemsetAsync(t->flush, r & 0xff, t->flush_bytes, t->stream)));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->start, t->stream)));
-        TCSPMM_TRY(fn(arg));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(t->stop, t->stream)));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(t->stop)));
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventElapsedTime(&ms[r], t->start, t->stop)));
-    }
+    for (int r = 0; r < reps; r++) TCSPMM_TRY(time_once(t, fn, arg, r, &ms[r]));
     gpu_timer_sort(ms, reps);
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status gpu_timer_race(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
+                             int warmup, float *ms)
+{
+    float runs[GPU_TIMER_MAX_CANDIDATES][GPU_TIMER_CHOICE_RUNS];
+    int offered[GPU_TIMER_MAX_CANDIDATES];
+    for (int i = 0; i < count; i++) {
+        tcspmm_status st = fn[i](arg[i]);
+        offered[i] = st != TCSPMM_ERROR_UNSUPPORTED;
+        if (offered[i]) TCSPMM_TRY(st);
+        else tcspmm_clear_error(); /* not offered here: not a failure of the call */
+    }
+    for (int w = 1; w < warmup; w++)
+        for (int i = 0; i < count; i++)
+            if (offered[i]) TCSPMM_TRY(fn[i](arg[i]));
+    for (int r = 0; r < GPU_TIMER_CHOICE_RUNS; r++)
+        for (int i = 0; i < count; i++)
+            if (offered[i]) TCSPMM_TRY(time_once(t, fn[i], arg[i], r, &runs[i][r]));
+    for (int i = 0; i < count; i++) {
+        ms[i] = -1.0f;
+        if (!offered[i]) continue;
+        gpu_timer_sort(runs[i], GPU_TIMER_CHOICE_RUNS);
+        ms[i] = runs[i][GPU_TIMER_CHOICE_RUNS / 2];
+    }
     return TCSPMM_SUCCESS;
 }
 

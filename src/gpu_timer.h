@@ -14,8 +14,9 @@
 extern "C" {
 #endif
 
-/* Timed runs behind each choice the library measures (their median decides). */
-enum { GPU_TIMER_CHOICE_RUNS = 7 };
+/* Timed runs behind each choice the library measures (their median decides),
+ * and the most candidates one choice weighs. */
+enum { GPU_TIMER_CHOICE_RUNS = 7, GPU_TIMER_MAX_CANDIDATES = 4 };
 
 typedef struct gpu_timer {
     cudaEvent_t start, stop;
@@ -53,6 +54,16 @@ typedef struct gpu_product {
  * copy of C (leading dimension ldc), else it is left unwritten. Allocated
  * and copied in stream order on p->stream; free it with cudaFreeAsync. */
 tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu_product *p);
+
+/* Times count (<= GPU_TIMER_MAX_CANDIDATES) candidates fn[i](arg[i])
+ * against each other, interleaved: `warmup` (at least one) untimed rounds,
+ * then GPU_TIMER_CHOICE_RUNS rounds that each run every candidate once after
+ * the L2 flush, so that a clock still ramping up from idle weighs on all of
+ * them alike. ms[i]: the median of candidate i, or -1 where its first run
+ * answered TCSPMM_ERROR_UNSUPPORTED (not offered: not run again, the error
+ * cleared). */
+tcspmm_status gpu_timer_race(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
+                             int warmup, float *ms);
 
 /* Sorts n times ascending (ms[n / 2] is then the median). */
 void gpu_timer_sort(float *ms, int n);

@@ -5,6 +5,8 @@
 #include "error.h"
 #include "gpu_timer.h"
 
+enum { TRIAL_WARMUP = 2 };
+
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta)
 {
     for (int i = 0; i < t->num_done; i++)
@@ -14,7 +16,7 @@ tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layo
     return TCSPMM_PATH_AUTO;
 }
 
-/* One HRPB product of the trial, into the scratch C. */
+/* One HRPB product, as a candidate of gpu_timer_race. */
 typedef struct hrpb_call {
     const hrpb_gpu *hrpb;
     gpu_product op;
@@ -28,20 +30,22 @@ static tcspmm_status run_hrpb_call(void *arg)
                          o->stream);
 }
 
-/* The median time of the HRPB kernel on this call's operands. */
-static tcspmm_status time_hrpb(hrpb_call *c, const float *dC, int64_t ldc, int64_t rows,
-                               float *median)
+/* ms[0], ms[1]: the medians of cuSPARSE (its algorithm alg) and of the HRPB
+ * kernel on the call's operands, raced on one scratch C. */
+static tcspmm_status race(const hrpb_gpu *hrpb, cusparse_path *cusparse, int alg, int64_t rows,
+                          const gpu_product *call, const float *dC, int64_t ldc, float ms[2])
 {
+    cusparse_path_call c = {cusparse, alg, *call};
     gpu_timer t;
-    TCSPMM_TRY(gpu_timer_create(&t, c->op.stream));
-    float runs[GPU_TIMER_CHOICE_RUNS];
-    tcspmm_status st = gpu_timer_scratch_c(rows, dC, ldc, &c->op);
-    if (!st) st = gpu_timer_run(&t, run_hrpb_call, c, 1, GPU_TIMER_CHOICE_RUNS, runs);
-    if (c->op.C) cudaFreeAsync(c->op.C, (cudaStream_t)c->op.stream);
+    TCSPMM_TRY(gpu_timer_create(&t, call->stream));
+    tcspmm_status st = gpu_timer_scratch_c(rows, dC, ldc, &c.op);
+    hrpb_call h = {hrpb, c.op};
+    const gpu_timer_fn fns[2] = {cusparse_path_run, run_hrpb_call};
+    void *const args[2] = {&c, &h};
+    if (!st) st = gpu_timer_race(&t, fns, args, 2, TRIAL_WARMUP, ms);
+    if (c.op.C) cudaFreeAsync(c.op.C, (cudaStream_t)call->stream);
     gpu_timer_destroy(&t);
-    TCSPMM_TRY(st);
-    *median = runs[GPU_TIMER_CHOICE_RUNS / 2];
-    return TCSPMM_SUCCESS;
+    return st;
 }
 
 tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path *cusparse,
@@ -52,12 +56,12 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     *path = path_trial_lookup(t, n, layout, beta);
     if (*path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
     int alg = 0;
-    float cusparse_ms = 0.0f, hrpb_ms = 0.0f;
     TCSPMM_TRY(cusparse_path_pick_alg(cusparse, n, alpha, dB, ldb, beta, dC, ldc, layout, stream,
-                                      &alg, &cusparse_ms));
-    hrpb_call c = {hrpb, {n, ldb, 0, alpha, beta, dB, NULL, layout, stream}};
-    TCSPMM_TRY(time_hrpb(&c, dC, ldc, rows, &hrpb_ms));
-    *path = hrpb_ms < cusparse_ms ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
+                                      &alg));
+    const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
+    float ms[2];
+    TCSPMM_TRY(race(hrpb, cusparse, alg, rows, &call, dC, ldc, ms));
+    *path = ms[1] < ms[0] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
     int slot = t->num_done < PATH_TRIAL_SLOTS ? t->num_done++ : (int)(n % PATH_TRIAL_SLOTS);
     t->done[slot].n = n;
     t->done[slot].layout = (int)layout;

@@ -112,7 +112,7 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     case TCSPMM_PATH_CUSPARSE: {
         int alg = 0;
         TCSPMM_TRY(cusparse_path_pick_alg(plan->cusparse, n, alpha, dB, ldb, beta, dC, ldc, layout,
-                                          stream, &alg, NULL));
+                                          stream, &alg));
         return cusparse_path_spmm(plan->cusparse, alg, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
     }
     case TCSPMM_PATH_HRPB:
