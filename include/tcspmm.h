@@ -194,11 +194,11 @@ typedef struct tcspmm_info {
     int64_t rows, cols, nnz;
     tcspmm_path path;           /* the path tcspmm_spmm runs; TCSPMM_PATH_AUTO: measured.
                                    There the plan keeps A both for HRPB and for cuSPARSE,
-                                   and the first tcspmm_spmm of each n, layout and beta
-                                   (zero or not) times the HRPB kernel and cuSPARSE's
-                                   algorithms (about 45 products, L2 flushed, on a scratch
-                                   C) and keeps the faster for that shape
-                                   (tcspmm_plan_path_for) */
+                                   and the first tcspmm_spmm of each shape (n in 1, 2,
+                                   3-4, 5-8, ..., 65-128, 129-256, ...; layout; beta zero
+                                   or not) times the HRPB kernel and cuSPARSE's algorithms
+                                   (about 45 products, L2 flushed, on a scratch C) and
+                                   keeps the faster for that shape (tcspmm_plan_path_for) */
     const char *path_reason;    /* why that path */
     tcspmm_precision precision; /* the arithmetic the path really uses */
     int has_gpu;
@@ -224,8 +224,9 @@ typedef struct tcspmm_info {
 tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);
 
 /* *path = the path a tcspmm_spmm call of this n, layout and beta runs:
- * info.path, or on a measured plan the path measured for that shape
- * (TCSPMM_PATH_AUTO until its first call). */
+ * info.path, or on a measured plan the path measured for that shape (its
+ * range of n, layout and beta zero or not; TCSPMM_PATH_AUTO until the
+ * shape's first call). */
 tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout,
                                    float beta, tcspmm_path *path);
 

@@ -3,7 +3,7 @@
  * cusparseSpMM per call, one workspace kept and grown across calls,
  * CSR_ALG3's preprocessing redone only when the call's shape or buffers
  * change (it is tied to them), and the fastest algorithm measured once per
- * (N, layout, beta zero or not). CSR_ALG3 runs on a
+ * (range of N, layout, beta zero or not). CSR_ALG3 runs on a
  * descriptor and workspace of its own (its preprocessing lives there; sharing
  * them gave wrong results on an H100 with CUDA 13.0) and only for
  * 16-byte-aligned B and C with leading dimensions divisible by 4 (an ld of 133
@@ -46,7 +46,7 @@ struct cusparse_path {
     call_shape pre;      /* the call CSR_ALG3's preprocessing was done for */
     int pre_valid;
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
-        int64_t n;
+        int n_range; /* gpu_timer_n_range */
         int layout, beta_nonzero, alg, fallback;
     } tuned[TUNED_SLOTS];
     int num_tuned;
@@ -274,7 +274,7 @@ static tcspmm_status time_algs(gpu_timer *t, const cusparse_path_call *c,
     return gpu_timer_race(t, fns, args, CUSPARSE_PATH_NUM_ALGS, TUNING_WARMUP, ms);
 }
 
-/* Times every algorithm for (n, layout, beta zero or not) into a free slot
+/* Times every algorithm for (n's range, layout, beta zero or not) into a free slot
  * of p->tuned. With beta != 0 the scratch C starts as a copy of the
  * caller's C, since an algorithm's speed then includes reading it (on an
  * H200, choices made with beta = 0 ran 3-6% slower than the best one with
@@ -300,8 +300,8 @@ static tcspmm_status tune(cusparse_path *p, int64_t n, float alpha, const float 
     if (c.op.C) cudaFreeAsync(c.op.C, (cudaStream_t)stream);
     gpu_timer_destroy(&t);
     TCSPMM_TRY(st);
-    *slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : (int)(n % TUNED_SLOTS);
-    p->tuned[*slot].n = n;
+    *slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : gpu_timer_n_range(n) % TUNED_SLOTS;
+    p->tuned[*slot].n_range = gpu_timer_n_range(n);
     p->tuned[*slot].layout = (int)layout;
     p->tuned[*slot].beta_nonzero = beta != 0.0f;
     p->tuned[*slot].alg = best_alg;
@@ -315,7 +315,7 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
 {
     int slot = -1;
     for (int i = 0; i < p->num_tuned && slot < 0; i++)
-        if (p->tuned[i].n == n && p->tuned[i].layout == (int)layout &&
+        if (p->tuned[i].n_range == gpu_timer_n_range(n) && p->tuned[i].layout == (int)layout &&
             p->tuned[i].beta_nonzero == (beta != 0.0f))
             slot = i;
     if (slot < 0) TCSPMM_TRY(tune(p, n, alpha, dB, ldb, beta, dC, ldc, layout, stream, &slot));

@@ -18,8 +18,8 @@ enum { CUSPARSE_PATH_NUM_ALGS = 3 };
 extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
 
-/* The algorithm to use for a call: the first call for a new (n, layout,
- * beta zero or not) races cusparse_path_algs (gpu_timer_race) with the
+/* The algorithm to use for a call: the first call for a new (range of n as
+ * gpu_timer_n_range has it, layout, beta zero or not) races cusparse_path_algs (gpu_timer_race) with the
  * call's alpha, beta and B on a scratch C (a copy of dC when beta != 0; on
  * stream, which it synchronizes) and remembers the fastest, and the fastest but CSR_ALG3 for calls whose B or C CSR_ALG3
  * may not run on; later calls look them up. */

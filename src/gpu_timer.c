@@ -103,6 +103,13 @@ tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu
     return st;
 }
 
+int gpu_timer_n_range(int64_t n)
+{
+    int bits = 0;
+    for (uint64_t v = n > 1 ? (uint64_t)(n - 1) : 0; v; v >>= 1) bits++;
+    return bits;
+}
+
 void gpu_timer_sort(float *ms, int n)
 {
     qsort(ms, (size_t)n, sizeof(float), cmp_float);

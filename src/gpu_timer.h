@@ -55,6 +55,12 @@ typedef struct gpu_product {
  * and copied in stream order on p->stream; free it with cudaFreeAsync. */
 tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu_product *p);
 
+/* The range of N a measured choice covers: N = 1, 2, 3-4, 5-8, ..., 33-64,
+ * 65-128, ... (the bit length of n - 1; the HRPB kernel changes its shape
+ * at 32, 64 and 128). A solver whose block shrinks as columns converge then
+ * pays for a few measurements, not one per width. */
+int gpu_timer_n_range(int64_t n);
+
 /* Times count (<= GPU_TIMER_MAX_CANDIDATES) candidates fn[i](arg[i])
  * against each other, interleaved: `warmup` (at least one) untimed rounds,
  * then GPU_TIMER_CHOICE_RUNS rounds that each run every candidate once after

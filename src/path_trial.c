@@ -10,7 +10,7 @@ enum { TRIAL_WARMUP = 2 };
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta)
 {
     for (int i = 0; i < t->num_done; i++)
-        if (t->done[i].n == n && t->done[i].layout == (int)layout &&
+        if (t->done[i].n_range == gpu_timer_n_range(n) && t->done[i].layout == (int)layout &&
             t->done[i].beta_nonzero == (beta != 0.0f))
             return t->done[i].path;
     return TCSPMM_PATH_AUTO;
@@ -62,8 +62,8 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     float ms[2];
     TCSPMM_TRY(race(hrpb, cusparse, alg, rows, &call, dC, ldc, ms));
     *path = ms[1] < ms[0] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
-    int slot = t->num_done < PATH_TRIAL_SLOTS ? t->num_done++ : (int)(n % PATH_TRIAL_SLOTS);
-    t->done[slot].n = n;
+    int slot = t->num_done < PATH_TRIAL_SLOTS ? t->num_done++ : gpu_timer_n_range(n) % PATH_TRIAL_SLOTS;
+    t->done[slot].n_range = gpu_timer_n_range(n);
     t->done[slot].layout = (int)layout;
     t->done[slot].beta_nonzero = beta != 0.0f;
     t->done[slot].path = *path;

@@ -1,7 +1,8 @@
 /* path_trial.h: the auto path's measured choice. Where the plan-time rule
  * is unsure (auto_path.h), the plan keeps A both as HRPB and as a cuSPARSE
- * CSR, and the first call of each (N, layout, beta zero or not) times the
- * two; later calls of that shape take the faster. */
+ * CSR, and the first call of each shape (range of N as gpu_timer_n_range
+ * has it, layout, beta zero or not) times the two; later calls of that shape
+ * take the faster. */
 #ifndef TCSPMM_PATH_TRIAL_H
 #define TCSPMM_PATH_TRIAL_H
 
@@ -17,7 +18,7 @@ enum { PATH_TRIAL_SLOTS = 16 };
 
 typedef struct path_trial {
     struct {
-        int64_t n;
+        int n_range; /* gpu_timer_n_range */
         int layout, beta_nonzero;
         tcspmm_path path;      /* TCSPMM_PATH_HRPB or TCSPMM_PATH_CUSPARSE */
     } done[PATH_TRIAL_SLOTS];
@@ -25,7 +26,7 @@ typedef struct path_trial {
 } path_trial;
 
 /* The path measured for a call of this shape, or TCSPMM_PATH_AUTO before
- * its first call. */
+ * the shape's first call. */
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta);
 
 /* The path for this call: looked up, or, on the first call of its shape,

@@ -6,7 +6,8 @@
  * as it was), N = 1, 7, 128, 513, bundled real matrices and edge cases; C is
  * poisoned with NaN before every run, B is fresh for every check. A
  * measured plan must report no path for a shape before its first call and
- * the same HRPB or cuSPARSE after every call; the dense test and rule_only
+ * the same HRPB or cuSPARSE after every call, for every N of the shape's
+ * range; the dense test and rule_only
  * keep a plan unmeasured. Also tcspmm_spmm_host on cuSPARSE, measured and
  * HRPB plans, whose A lives on the device. */
 #include "harness.h"
@@ -90,6 +91,11 @@ static void check_matrix(const tcspmm_csr *A, tcspmm_path path, tcspmm_path expe
                 if (ns[t] <= 128)
                     check_product(plan, A, ns[t], (tcspmm_layout)layout, 5, -0.75f, 0.5f, tol, what);
             }
+    /* N = 5 shares N = 7's range (5-8): its calls take N = 7's choice */
+    tcspmm_path at5 = TCSPMM_PATH_CPU, at7 = TCSPMM_PATH_CPU;
+    CHECK_OK(tcspmm_plan_path_for(plan, 5, TCSPMM_LAYOUT_ROW_MAJOR, 0.0f, &at5));
+    CHECK_OK(tcspmm_plan_path_for(plan, 7, TCSPMM_LAYOUT_ROW_MAJOR, 0.0f, &at7));
+    CHECK(at5 == at7 && at5 != TCSPMM_PATH_AUTO);
     check_host_product(plan, A, what);
     tcspmm_plan_destroy(plan);
 }

@@ -11,10 +11,12 @@
  *    not;
  * and with measurement on, only the dense test decides at plan time: every
  * other matrix, N = 1 included, is left to the measurement (AUTO), and the
- * reason keeps the rule's. */
+ * reason keeps the rule's; a measurement covers a range of N whose edges
+ * are the HRPB kernel's (32, 64, 128). */
 #include <string.h>
 
 #include "auto_path.h"
+#include "gpu_timer.h"
 #include "harness.h"
 
 static tcspmm_info metrics(double alpha, double waves, int64_t median, const char *order)
@@ -135,5 +137,13 @@ int main(void)
     CHECK(choose_how(0.90, 4.0, 5, "natural", 1, TF, 1, why) == M);
     CHECK(choose_how(0.12, 2.0, 50, "natural", 512, FP, 1, why) == M);
     CHECK(choose_how(0.16, 2.0, 50, "natural", 512, FP, 1, why) == H);
+
+    /* the ranges of N a measurement covers: 1, 2, 3-4, ..., 33-64, 65-128 */
+    CHECK(gpu_timer_n_range(1) == 0 && gpu_timer_n_range(2) == 1);
+    CHECK(gpu_timer_n_range(3) == gpu_timer_n_range(4) && gpu_timer_n_range(4) != gpu_timer_n_range(5));
+    CHECK(gpu_timer_n_range(17) == gpu_timer_n_range(32) && gpu_timer_n_range(32) != gpu_timer_n_range(33));
+    CHECK(gpu_timer_n_range(33) == gpu_timer_n_range(64) && gpu_timer_n_range(64) != gpu_timer_n_range(65));
+    CHECK(gpu_timer_n_range(65) == gpu_timer_n_range(128) && gpu_timer_n_range(128) != gpu_timer_n_range(129));
+    CHECK(gpu_timer_n_range(INT64_MAX) == 63);
     return tests_finish();
 }
