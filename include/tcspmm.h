@@ -197,7 +197,7 @@ typedef struct tcspmm_info {
                                    and the first tcspmm_spmm of each shape (n in 1, 2,
                                    3-4, 5-8, ..., 65-128, 129-256, ...; layout; beta zero
                                    or not) times the HRPB kernel and cuSPARSE's algorithms
-                                   (about 45 products, L2 flushed, on a scratch C) and
+                                   (about 30 products, L2 flushed, on a scratch C) and
                                    keeps the faster for that shape (tcspmm_plan_path_for) */
     const char *path_reason;    /* why that path */
     tcspmm_precision precision; /* the arithmetic the path really uses */

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { TUNED_SLOTS = 16, TUNING_WARMUP = 2 };
+enum { TUNED_SLOTS = 16 };
 
 /* What CSR_ALG3's preprocessing is tied to. */
 typedef struct call_shape {
@@ -256,56 +256,68 @@ tcspmm_status cusparse_path_run(void *call)
                               o->layout, o->stream);
 }
 
-/* ms[i]: the median milliseconds of cusparse_path_algs[i] on c's operands,
- * raced against each other (gpu_timer_race), or -1 when cuSPARSE does not
- * offer it for this call. */
-static tcspmm_status time_algs(gpu_timer *t, const cusparse_path_call *c,
-                               float ms[CUSPARSE_PATH_NUM_ALGS])
+void cusparse_path_candidates(cusparse_path *p, const gpu_product *op,
+                              cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS], gpu_timer_fn *fns,
+                              void **args)
 {
-    cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS];
-    gpu_timer_fn fns[CUSPARSE_PATH_NUM_ALGS];
-    void *args[CUSPARSE_PATH_NUM_ALGS];
     for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
-        calls[i] = *c;
-        calls[i].alg = cusparse_path_algs[i];
+        calls[i] = (cusparse_path_call){p, cusparse_path_algs[i], *op};
         fns[i] = cusparse_path_run;
         args[i] = &calls[i];
     }
-    return gpu_timer_race(t, fns, args, CUSPARSE_PATH_NUM_ALGS, TUNING_WARMUP, ms);
 }
 
-/* Times every algorithm for (n's range, layout, beta zero or not) into a free slot
- * of p->tuned. With beta != 0 the scratch C starts as a copy of the
- * caller's C, since an algorithm's speed then includes reading it (on an
- * H200, choices made with beta = 0 ran 3-6% slower than the best one with
- * beta = 1 on two matrices, and once 24% slower). */
-static tcspmm_status tune(cusparse_path *p, int64_t n, float alpha, const float *dB, int64_t ldb,
-                          float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
-                          void *stream, int *slot)
+void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, float beta,
+                            const float ms[CUSPARSE_PATH_NUM_ALGS])
 {
-    cusparse_path_call c = {p, 0, {n, ldb, 0, alpha, beta, dB, NULL, layout, stream}};
-    gpu_timer t;
-    TCSPMM_TRY(gpu_timer_create(&t, stream));
-    tcspmm_status st = gpu_timer_scratch_c(p->rows, dC, ldc, &c.op);
-    float best = -1.0f, best_fallback = -1.0f, ms[CUSPARSE_PATH_NUM_ALGS];
+    float best = -1.0f, best_fallback = -1.0f;
     int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
-    if (!st) st = time_algs(&t, &c, ms);
-    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
+    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
         const int alg = cusparse_path_algs[i];
         if (ms[i] < 0.0f) continue;
         if (best < 0.0f || ms[i] < best) best = ms[i], best_alg = alg;
         if (alg != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms[i] < best_fallback))
             best_fallback = ms[i], fallback = alg;
     }
-    if (c.op.C) cudaFreeAsync(c.op.C, (cudaStream_t)stream);
+    int slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : gpu_timer_n_range(n) % TUNED_SLOTS;
+    p->tuned[slot].n_range = gpu_timer_n_range(n);
+    p->tuned[slot].layout = (int)layout;
+    p->tuned[slot].beta_nonzero = beta != 0.0f;
+    p->tuned[slot].alg = best_alg;
+    p->tuned[slot].fallback = fallback;
+}
+
+/* The tuned slot of a call's shape, or -1. */
+static int find_tuned(const cusparse_path *p, int64_t n, tcspmm_layout layout, float beta)
+{
+    for (int i = 0; i < p->num_tuned; i++)
+        if (p->tuned[i].n_range == gpu_timer_n_range(n) && p->tuned[i].layout == (int)layout &&
+            p->tuned[i].beta_nonzero == (beta != 0.0f))
+            return i;
+    return -1;
+}
+
+/* Races the algorithms for (n's range, layout, beta zero or not) on a
+ * scratch C and remembers the fastest. With beta != 0 the scratch C starts
+ * as a copy of the caller's C, since an algorithm's speed then includes
+ * reading it (on an H200, choices made with beta = 0 ran 3-6% slower than
+ * the best one with beta = 1 on two matrices, and once 24% slower). */
+static tcspmm_status tune(cusparse_path *p, const gpu_product *call, const float *dC, int64_t ldc)
+{
+    gpu_product op = *call;
+    gpu_timer t;
+    TCSPMM_TRY(gpu_timer_create(&t, op.stream));
+    tcspmm_status st = gpu_timer_scratch_c(p->rows, dC, ldc, &op);
+    cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS];
+    gpu_timer_fn fns[CUSPARSE_PATH_NUM_ALGS];
+    void *args[CUSPARSE_PATH_NUM_ALGS];
+    float ms[CUSPARSE_PATH_NUM_ALGS];
+    cusparse_path_candidates(p, &op, calls, fns, args);
+    if (!st) st = gpu_timer_race(&t, fns, args, CUSPARSE_PATH_NUM_ALGS, ms);
+    if (op.C) cudaFreeAsync(op.C, (cudaStream_t)op.stream);
     gpu_timer_destroy(&t);
     TCSPMM_TRY(st);
-    *slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : gpu_timer_n_range(n) % TUNED_SLOTS;
-    p->tuned[*slot].n_range = gpu_timer_n_range(n);
-    p->tuned[*slot].layout = (int)layout;
-    p->tuned[*slot].beta_nonzero = beta != 0.0f;
-    p->tuned[*slot].alg = best_alg;
-    p->tuned[*slot].fallback = fallback;
+    cusparse_path_remember(p, op.n, op.layout, op.beta, ms);
     return TCSPMM_SUCCESS;
 }
 
@@ -313,12 +325,12 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
                                      tcspmm_layout layout, void *stream, int *alg)
 {
-    int slot = -1;
-    for (int i = 0; i < p->num_tuned && slot < 0; i++)
-        if (p->tuned[i].n_range == gpu_timer_n_range(n) && p->tuned[i].layout == (int)layout &&
-            p->tuned[i].beta_nonzero == (beta != 0.0f))
-            slot = i;
-    if (slot < 0) TCSPMM_TRY(tune(p, n, alpha, dB, ldb, beta, dC, ldc, layout, stream, &slot));
+    int slot = find_tuned(p, n, layout, beta);
+    if (slot < 0) {
+        const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
+        TCSPMM_TRY(tune(p, &call, dC, ldc));
+        slot = find_tuned(p, n, layout, beta);
+    }
     *alg = p->tuned[slot].alg;
     if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc)) *alg = p->tuned[slot].fallback;
     return TCSPMM_SUCCESS;

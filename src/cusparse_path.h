@@ -48,6 +48,18 @@ typedef struct cusparse_path_call {
 } cusparse_path_call;
 tcspmm_status cusparse_path_run(void *call);
 
+/* The candidates of a race of cusparse_path_algs on op: calls[i] (the
+ * storage), fns[i] and args[i] for gpu_timer_race. */
+void cusparse_path_candidates(cusparse_path *p, const gpu_product *op,
+                              cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS], gpu_timer_fn *fns,
+                              void **args);
+
+/* Remembers ms[i], the median times of cusparse_path_algs[i] (-1: not
+ * offered) raced on a call of this shape, as cusparse_path_pick_alg's own
+ * measurement would: its later calls then look the choice up. */
+void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, float beta,
+                            const float ms[CUSPARSE_PATH_NUM_ALGS]);
+
 /* A host copy of the path's matrix (for products on the host). */
 tcspmm_status cusparse_path_download(const cusparse_path *p, tcspmm_csr *out);
 

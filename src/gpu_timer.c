@@ -58,7 +58,7 @@ tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup
 }
 
 tcspmm_status gpu_timer_race(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
-                             int warmup, float *ms)
+                             float *ms)
 {
     float runs[GPU_TIMER_MAX_CANDIDATES][GPU_TIMER_CHOICE_RUNS];
     int offered[GPU_TIMER_MAX_CANDIDATES];
@@ -68,9 +68,6 @@ tcspmm_status gpu_timer_race(gpu_timer *t, const gpu_timer_fn *fn, void *const *
         if (offered[i]) TCSPMM_TRY(st);
         else tcspmm_clear_error(); /* not offered here: not a failure of the call */
     }
-    for (int w = 1; w < warmup; w++)
-        for (int i = 0; i < count; i++)
-            if (offered[i]) TCSPMM_TRY(fn[i](arg[i]));
     for (int r = 0; r < GPU_TIMER_CHOICE_RUNS; r++)
         for (int i = 0; i < count; i++)
             if (offered[i]) TCSPMM_TRY(time_once(t, fn[i], arg[i], r, &runs[i][r]));

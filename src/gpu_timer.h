@@ -62,14 +62,15 @@ tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu
 int gpu_timer_n_range(int64_t n);
 
 /* Times count (<= GPU_TIMER_MAX_CANDIDATES) candidates fn[i](arg[i])
- * against each other, interleaved: `warmup` (at least one) untimed rounds,
- * then GPU_TIMER_CHOICE_RUNS rounds that each run every candidate once after
- * the L2 flush, so that a clock still ramping up from idle weighs on all of
- * them alike. ms[i]: the median of candidate i, or -1 where its first run
- * answered TCSPMM_ERROR_UNSUPPORTED (not offered: not run again, the error
- * cleared). */
+ * against each other, interleaved: one untimed round (it also finds the
+ * candidates not offered, and pays for first uses: kernels loaded,
+ * preprocessing), then GPU_TIMER_CHOICE_RUNS rounds that each run every
+ * candidate once after the L2 flush, so that a clock still ramping up from
+ * idle weighs on all of them alike. ms[i]: the median of candidate i, or -1
+ * where its first run answered TCSPMM_ERROR_UNSUPPORTED (not offered: not
+ * run again, the error cleared). */
 tcspmm_status gpu_timer_race(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
-                             int warmup, float *ms);
+                             float *ms);
 
 /* Sorts n times ascending (ms[n / 2] is then the median). */
 void gpu_timer_sort(float *ms, int n);

@@ -5,8 +5,6 @@
 #include "error.h"
 #include "gpu_timer.h"
 
-enum { TRIAL_WARMUP = 2 };
-
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta)
 {
     for (int i = 0; i < t->num_done; i++)
@@ -30,22 +28,37 @@ static tcspmm_status run_hrpb_call(void *arg)
                          o->stream);
 }
 
-/* ms[0], ms[1]: the medians of cuSPARSE (its algorithm alg) and of the HRPB
- * kernel on the call's operands, raced on one scratch C. */
-static tcspmm_status race(const hrpb_gpu *hrpb, cusparse_path *cusparse, int alg, int64_t rows,
-                          const gpu_product *call, const float *dC, int64_t ldc, float ms[2])
+/* The measurement of a new shape: cuSPARSE's algorithms and the HRPB kernel
+ * raced on one scratch C; cuSPARSE remembers its own times. *path: HRPB if
+ * its median beat that of the algorithm the call would run on cuSPARSE. */
+static tcspmm_status measure(const hrpb_gpu *hrpb, cusparse_path *cusparse, int64_t rows,
+                             const gpu_product *call, const float *dC, int64_t ldc,
+                             tcspmm_path *path)
 {
-    cusparse_path_call c = {cusparse, alg, *call};
+    enum { HRPB = CUSPARSE_PATH_NUM_ALGS, CANDIDATES };
+    gpu_product op = *call;
     gpu_timer t;
-    TCSPMM_TRY(gpu_timer_create(&t, call->stream));
-    tcspmm_status st = gpu_timer_scratch_c(rows, dC, ldc, &c.op);
-    hrpb_call h = {hrpb, c.op};
-    const gpu_timer_fn fns[2] = {cusparse_path_run, run_hrpb_call};
-    void *const args[2] = {&c, &h};
-    if (!st) st = gpu_timer_race(&t, fns, args, 2, TRIAL_WARMUP, ms);
-    if (c.op.C) cudaFreeAsync(c.op.C, (cudaStream_t)call->stream);
+    TCSPMM_TRY(gpu_timer_create(&t, op.stream));
+    tcspmm_status st = gpu_timer_scratch_c(rows, dC, ldc, &op);
+    cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS];
+    hrpb_call h = {hrpb, op};
+    gpu_timer_fn fns[CANDIDATES];
+    void *args[CANDIDATES];
+    float ms[CANDIDATES];
+    cusparse_path_candidates(cusparse, &op, calls, fns, args);
+    fns[HRPB] = run_hrpb_call;
+    args[HRPB] = &h;
+    if (!st) st = gpu_timer_race(&t, fns, args, CANDIDATES, ms);
+    if (op.C) cudaFreeAsync(op.C, (cudaStream_t)op.stream);
     gpu_timer_destroy(&t);
-    return st;
+    TCSPMM_TRY(st);
+    cusparse_path_remember(cusparse, op.n, op.layout, op.beta, ms);
+    int alg = 0, i = 0;
+    TCSPMM_TRY(cusparse_path_pick_alg(cusparse, op.n, op.alpha, op.B, op.ldb, op.beta, dC, ldc,
+                                      op.layout, op.stream, &alg));
+    while (cusparse_path_algs[i] != alg) i++;
+    *path = ms[HRPB] < ms[i] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
+    return TCSPMM_SUCCESS;
 }
 
 tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path *cusparse,
@@ -55,13 +68,8 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
 {
     *path = path_trial_lookup(t, n, layout, beta);
     if (*path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
-    int alg = 0;
-    TCSPMM_TRY(cusparse_path_pick_alg(cusparse, n, alpha, dB, ldb, beta, dC, ldc, layout, stream,
-                                      &alg));
     const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
-    float ms[2];
-    TCSPMM_TRY(race(hrpb, cusparse, alg, rows, &call, dC, ldc, ms));
-    *path = ms[1] < ms[0] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
+    TCSPMM_TRY(measure(hrpb, cusparse, rows, &call, dC, ldc, path));
     int slot = t->num_done < PATH_TRIAL_SLOTS ? t->num_done++ : gpu_timer_n_range(n) % PATH_TRIAL_SLOTS;
     t->done[slot].n_range = gpu_timer_n_range(n);
     t->done[slot].layout = (int)layout;

@@ -32,10 +32,11 @@ tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layo
 /* The path for this call: looked up, or, on the first call of its shape,
  * measured. The measurement runs on the call's alpha, beta and B into a
  * scratch C (a copy of dC when beta != 0; the caller's C is not touched):
- * cusparse_path_pick_alg picks cuSPARSE's algorithm, then that algorithm
- * and the HRPB kernel are raced (gpu_timer_race: interleaved, L2 flushed,
- * the median of GPU_TIMER_CHOICE_RUNS each); the faster median wins. It
- * synchronizes stream. rows: A's. */
+ * cuSPARSE's algorithms and the HRPB kernel raced (gpu_timer_race:
+ * interleaved, L2 flushed, the median of GPU_TIMER_CHOICE_RUNS each), the
+ * cuSPARSE path keeping its algorithms' times as its own tuning; HRPB wins
+ * if it beat the algorithm the call would run. It synchronizes stream.
+ * rows: A's. */
 tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path *cusparse,
                               int64_t rows, int64_t n, float alpha, const float *dB, int64_t ldb,
                               float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
