@@ -416,7 +416,8 @@ static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
         return st;
     }
     if (plan->info.path != TCSPMM_PATH_CPU) { /* the host copy of HRPB is no longer needed */
-        if (plan->info.path == TCSPMM_PATH_HRPB) hrpb_drop_blocks(&plan->hrpb); /* spmm_host */
+        if (plan->info.path == TCSPMM_PATH_HRPB || plan->info.path == TCSPMM_PATH_AUTO)
+            hrpb_drop_blocks(&plan->hrpb); /* spmm_host, also after plan_stop_measuring */
         else hrpb_free(&plan->hrpb);
         wave_split_free(&plan->split);
     }
