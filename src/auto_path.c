@@ -6,11 +6,11 @@
  * Measured (the default; tcspmm_options.rule_only turns it off): only the
  * dense test below is taken as sure. Every other plan, N = 1 included,
  * times HRPB against cuSPARSE on the first call of each shape (range of N,
- * layout, beta zero or not; path_trial.h). Low-alpha matrices are why: in the sweeps under
- * bench/results/, HRPB at alpha 0.0625-0.08 ran at 1.05x cuSPARSE or
- * better in 169 of 278 rows and under 0.95x in 74, and
- * alpha, waves and blocks per panel do not tell those apart (R-MAT graphs
- * at N = 96 won 1.20x-1.47x and lost 0.87x with the same metrics).
+ * layout, beta zero or not; path_trial.h). Low-alpha matrices are why: in
+ * the sweeps under bench/results/, HRPB at alpha 0.0625-0.08 ran at 1.05x
+ * cuSPARSE or better in 169 of 278 rows and under 0.95x in 74, and alpha,
+ * waves and blocks per panel do not tell those apart (R-MAT graphs at
+ * N = 96 won 1.20x-1.47x and lost 0.87x with the same metrics).
  *
  * The rule: HRPB when its bricks are dense (alpha high) on enough of the GPU,
  * or when the GPU is well filled (many waves) and no panel is heavy (few

@@ -279,8 +279,9 @@ void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, f
         if (alg != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms[i] < best_fallback))
             best_fallback = ms[i], fallback = alg;
     }
-    int slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : gpu_timer_n_range(n) % TUNED_SLOTS;
-    p->tuned[slot].n_range = gpu_timer_n_range(n);
+    const int range = gpu_timer_n_range(n);
+    int slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : range % TUNED_SLOTS;
+    p->tuned[slot].n_range = range;
     p->tuned[slot].layout = (int)layout;
     p->tuned[slot].beta_nonzero = beta != 0.0f;
     p->tuned[slot].alg = best_alg;
@@ -290,8 +291,9 @@ void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, f
 /* The tuned slot of a call's shape, or -1. */
 static int find_tuned(const cusparse_path *p, int64_t n, tcspmm_layout layout, float beta)
 {
+    const int range = gpu_timer_n_range(n);
     for (int i = 0; i < p->num_tuned; i++)
-        if (p->tuned[i].n_range == gpu_timer_n_range(n) && p->tuned[i].layout == (int)layout &&
+        if (p->tuned[i].n_range == range && p->tuned[i].layout == (int)layout &&
             p->tuned[i].beta_nonzero == (beta != 0.0f))
             return i;
     return -1;

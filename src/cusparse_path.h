@@ -19,10 +19,11 @@ extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
 
 /* The algorithm to use for a call: the first call for a new (range of n as
- * gpu_timer_n_range has it, layout, beta zero or not) races cusparse_path_algs (gpu_timer_race) with the
- * call's alpha, beta and B on a scratch C (a copy of dC when beta != 0; on
- * stream, which it synchronizes) and remembers the fastest, and the fastest but CSR_ALG3 for calls whose B or C CSR_ALG3
- * may not run on; later calls look them up. */
+ * gpu_timer_n_range has it, layout, beta zero or not) races
+ * cusparse_path_algs (gpu_timer_race) with the call's alpha, beta and B on a
+ * scratch C (a copy of dC when beta != 0; on stream, which it synchronizes)
+ * and remembers the fastest, and the fastest but CSR_ALG3 for calls whose B
+ * or C CSR_ALG3 may not run on; later calls look them up. */
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
                                      tcspmm_layout layout, void *stream, int *alg);

@@ -7,8 +7,9 @@
 
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta)
 {
+    const int range = gpu_timer_n_range(n);
     for (int i = 0; i < t->num_done; i++)
-        if (t->done[i].n_range == gpu_timer_n_range(n) && t->done[i].layout == (int)layout &&
+        if (t->done[i].n_range == range && t->done[i].layout == (int)layout &&
             t->done[i].beta_nonzero == (beta != 0.0f))
             return t->done[i].path;
     return TCSPMM_PATH_AUTO;
@@ -70,8 +71,9 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     if (*path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
     const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
     TCSPMM_TRY(measure(hrpb, cusparse, rows, &call, dC, ldc, path));
-    int slot = t->num_done < PATH_TRIAL_SLOTS ? t->num_done++ : gpu_timer_n_range(n) % PATH_TRIAL_SLOTS;
-    t->done[slot].n_range = gpu_timer_n_range(n);
+    const int range = gpu_timer_n_range(n);
+    int slot = t->num_done < PATH_TRIAL_SLOTS ? t->num_done++ : range % PATH_TRIAL_SLOTS;
+    t->done[slot].n_range = range;
     t->done[slot].layout = (int)layout;
     t->done[slot].beta_nonzero = beta != 0.0f;
     t->done[slot].path = *path;

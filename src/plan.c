@@ -242,15 +242,14 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
                  sparse24_structure_name(s), tcspmm_precision_name(prec),
                  prec == TCSPMM_PRECISION_TF32 ? "" : "; fp32 values and B are rounded to nearest");
     } else {
-        int measure = !plan->opt.rule_only && (plan->hrpb_dev || room_on_device(info->hrpb_bytes));
-        char rule_why[256];
+        char rule_why[192]; /* the rule's reasons are under 150 characters */
         plan->rule_path = auto_path_choose(info, plan->opt.expected_n, hrpb_precision(prec), 0,
                                            rule_why, sizeof rule_why);
-        info->path = auto_path_choose(info, plan->opt.expected_n, hrpb_precision(prec), measure,
-                                      why, len);
-        if (!measure && !plan->opt.rule_only) {
-            size_t used = strlen(why);
-            snprintf(why + used, len - used, "; not measured: no room on the GPU for HRPB beside CSR");
+        info->path = auto_path_choose(info, plan->opt.expected_n, hrpb_precision(prec),
+                                      !plan->opt.rule_only, why, len);
+        if (info->path == TCSPMM_PATH_AUTO && !plan->hrpb_dev && !room_on_device(info->hrpb_bytes)) {
+            info->path = plan->rule_path;
+            snprintf(why, len, "%s; not measured: no room on the GPU for HRPB beside CSR", rule_why);
         }
     }
     info->precision = effective_precision(info->path, prec);
