@@ -115,9 +115,14 @@ typedef struct tcspmm_options {
     int device;                 /* CUDA device ordinal; -1: the current one */
     tcspmm_row_order row_order; /* HRPB's row order; default TCSPMM_ROW_ORDER_NATURAL */
     int rule_only;              /* auto path: 1 = the plan-time rule alone decides;
-                                   0 (default) = where the rule is unsure, the first call
-                                   of each shape times HRPB against cuSPARSE (tcspmm_info) */
-    int reserved[14];           /* zero; room for later options */
+                                   0 (default) = where the rule is unsure, the plan times
+                                   HRPB against cuSPARSE per shape of call (tcspmm_info) */
+    int measure_at_first_call;  /* such a plan measures a shape: 0 (default) = once its
+                                   calls, run on HRPB until then, have cost about what
+                                   measuring costs (50 ms and 32 products; a short solve
+                                   never does); 1 = at its first call (benchmarks: the
+                                   choice a long run ends with) */
+    int reserved[13];           /* zero; room for later options */
 } tcspmm_options;
 
 /* Fills *opt with the defaults above. */
@@ -148,11 +153,12 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * legacy default stream); returns once the work is enqueued. beta == 0
  * means C is not read (it may hold NaN). Safe to call many times.
  * CUDA graphs: after one call outside a capture with the same n, layout,
- * ldb, ldc, B and C (the first call of a shape may allocate scratch, on
- * the cuSPARSE path it times cuSPARSE's algorithms, and on a measured auto
- * plan it times both paths), the call can be
+ * ldb, ldc, B and C (the first call of a shape may allocate scratch, and
+ * on the cuSPARSE path it times cuSPARSE's algorithms), the call can be
  * captured on a stream into a graph; each launch of the graph then reads B
- * and writes C through those pointers (tests/gpu_graph.c).
+ * and writes C through those pointers (tests/gpu_graph.c). A measured auto
+ * plan neither times nor measures while capturing: a shape not measured
+ * yet is captured on HRPB.
  * Non-finite B: the tensor-core paths multiply A's structural zeros inside a
  * panel's blocks too, so an Inf or NaN in a row of B can reach rows of C
  * whose A rows do not touch that row (the cuSPARSE path keeps IEEE
@@ -193,12 +199,15 @@ tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha,
 typedef struct tcspmm_info {
     int64_t rows, cols, nnz;
     tcspmm_path path;           /* the path tcspmm_spmm runs; TCSPMM_PATH_AUTO: measured.
-                                   There the plan keeps A both for HRPB and for cuSPARSE,
-                                   and the first tcspmm_spmm of each shape (n in 1, 2,
-                                   3-4, 5-8, ..., 65-128, 129-256, ...; layout; beta zero
-                                   or not) times the HRPB kernel and cuSPARSE's algorithms
-                                   (about 30 products, L2 flushed, on a scratch C) and
-                                   keeps the faster for that shape (tcspmm_plan_path_for) */
+                                   There the plan keeps A both for HRPB and for cuSPARSE.
+                                   Per shape of call (n in 1, 2, 3-4, 5-8, ..., 65-128,
+                                   129-256, ...; layout; beta zero or not) it runs HRPB
+                                   until the shape's calls have cost about what measuring
+                                   does (or measures at the first call:
+                                   measure_at_first_call), then times the HRPB kernel and
+                                   cuSPARSE's algorithms (about 30 products, L2 flushed, on
+                                   a scratch C) and keeps the faster for that shape
+                                   (tcspmm_plan_path_for) */
     const char *path_reason;    /* why that path */
     tcspmm_precision precision; /* the arithmetic the path really uses */
     int has_gpu;
@@ -225,8 +234,8 @@ tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);
 
 /* *path = the path a tcspmm_spmm call of this n, layout and beta runs:
  * info.path, or on a measured plan the path measured for that shape (its
- * range of n, layout and beta zero or not; TCSPMM_PATH_AUTO until the
- * shape's first call). */
+ * range of n, layout and beta zero or not; TCSPMM_PATH_AUTO until it is
+ * measured, while its calls run HRPB). */
 tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout,
                                    float beta, tcspmm_path *path);
 

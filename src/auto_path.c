@@ -5,8 +5,9 @@
  *
  * Measured (the default; tcspmm_options.rule_only turns it off): only the
  * dense test below is taken as sure. Every other plan, N = 1 included,
- * times HRPB against cuSPARSE on the first call of each shape (range of N,
- * layout, beta zero or not; path_trial.h). Low-alpha matrices are why: in
+ * times HRPB against cuSPARSE per shape of call (range of N, layout, beta
+ * zero or not), once the shape's calls have cost what that costs
+ * (path_trial.h). Low-alpha matrices are why: in
  * the sweeps under bench/results/, HRPB at alpha 0.0625-0.08 ran at 1.05x
  * cuSPARSE or better in 169 of 278 rows and under 0.95x in 74, and alpha,
  * waves and blocks per panel do not tell those apart (R-MAT graphs at
@@ -132,7 +133,7 @@ tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precisio
         snprintf(reason, len, "%s", rule);
         return path;
     }
-    snprintf(reason, len, "measured on the first call of each range of N, layout and beta (the "
-             "rule alone: %s)", rule);
+    snprintf(reason, len, "measured per range of N, layout and beta, HRPB until then (the rule "
+             "alone: %s)", rule);
     return TCSPMM_PATH_AUTO;
 }

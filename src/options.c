@@ -35,6 +35,10 @@ tcspmm_status options_check(const tcspmm_options *opt)
     if (opt->rule_only != 0 && opt->rule_only != 1)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "options: rule_only is %d; it must be 0 or 1",
                            opt->rule_only);
+    if (opt->measure_at_first_call != 0 && opt->measure_at_first_call != 1)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "options: measure_at_first_call is %d; it must be 0 or 1",
+                           opt->measure_at_first_call);
     if (opt->num_sms < 0 || opt->blocks_per_sm < 0 || opt->host_threads < 0 || opt->device < -1)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "options: num_sms, blocks_per_sm, host_threads must be >= 0 and device >= -1");

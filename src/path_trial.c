@@ -1,18 +1,67 @@
 /* path_trial.c: the auto path's measured choice between HRPB and cuSPARSE,
- * per call shape (path_trial.h). */
+ * per call shape, and when to measure it (path_trial.h). */
 #include "path_trial.h"
 
 #include "error.h"
 #include "gpu_timer.h"
 
+/* The shape of (range, layout, beta_nonzero), or NULL. */
+static path_trial_shape *find(path_trial *t, int range, int layout, int beta_nonzero)
+{
+    for (int i = 0; i < t->num_shapes; i++) {
+        path_trial_shape *s = &t->shape[i];
+        if (s->n_range == range && s->layout == layout && s->beta_nonzero == beta_nonzero) return s;
+    }
+    return NULL;
+}
+
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta)
 {
-    const int range = gpu_timer_n_range(n);
-    for (int i = 0; i < t->num_done; i++)
-        if (t->done[i].n_range == range && t->done[i].layout == (int)layout &&
-            t->done[i].beta_nonzero == (beta != 0.0f))
-            return t->done[i].path;
-    return TCSPMM_PATH_AUTO;
+    const path_trial_shape *s =
+        find((path_trial *)t, gpu_timer_n_range(n), (int)layout, beta != 0.0f);
+    return s ? s->path : TCSPMM_PATH_AUTO;
+}
+
+int path_trial_due(int64_t calls, float call_ms)
+{
+    return call_ms >= 0.0f &&
+           (double)calls * call_ms >= PATH_TRIAL_COST_MS + (double)PATH_TRIAL_PRODUCTS * call_ms;
+}
+
+static void forget_timing(path_trial_shape *s)
+{
+    if (s->start) cudaEventDestroy(s->start);
+    if (s->stop) cudaEventDestroy(s->stop);
+    s->start = s->stop = NULL;
+}
+
+/* A new shape, not measured (a full table gives up the slot of its range). */
+static path_trial_shape *add(path_trial *t, int range, int layout, int beta_nonzero)
+{
+    path_trial_shape *s = &t->shape[t->num_shapes < PATH_TRIAL_SLOTS ? t->num_shapes++
+                                                                     : range % PATH_TRIAL_SLOTS];
+    forget_timing(s);
+    *s = (path_trial_shape){range, layout, beta_nonzero, TCSPMM_PATH_AUTO, 0, -1.0f, NULL, NULL};
+    return s;
+}
+
+/* call_ms from the timed call, once its stop event has passed (not
+ * waiting for it). An event the caller never recorded (its call failed)
+ * gives no time: a later call is timed instead. */
+static tcspmm_status read_timing(path_trial_shape *s)
+{
+    if (!s->stop) return TCSPMM_SUCCESS;
+    cudaError_t e = cudaEventQuery(s->stop);
+    if (e == cudaErrorNotReady) {
+        cudaGetLastError();
+        return TCSPMM_SUCCESS;
+    }
+    if (e != cudaSuccess) return TCSPMM_CUDA(e);
+    float ms = -1.0f;
+    if (cudaEventElapsedTime(&ms, s->start, s->stop) == cudaSuccess) s->call_ms = ms;
+    else cudaGetLastError();
+    forget_timing(s);
+    return TCSPMM_SUCCESS;
 }
 
 /* One HRPB product, as a candidate of gpu_timer_race. */
@@ -65,17 +114,41 @@ static tcspmm_status measure(const hrpb_gpu *hrpb, cusparse_path *cusparse, int6
 tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path *cusparse,
                               int64_t rows, int64_t n, float alpha, const float *dB, int64_t ldb,
                               float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
-                              void *stream, tcspmm_path *path)
+                              void *stream, tcspmm_path *path, cudaEvent_t *stop)
 {
-    *path = path_trial_lookup(t, n, layout, beta);
-    if (*path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
-    const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
-    TCSPMM_TRY(measure(hrpb, cusparse, rows, &call, dC, ldc, path));
-    const int range = gpu_timer_n_range(n);
-    int slot = t->num_done < PATH_TRIAL_SLOTS ? t->num_done++ : range % PATH_TRIAL_SLOTS;
-    t->done[slot].n_range = range;
-    t->done[slot].layout = (int)layout;
-    t->done[slot].beta_nonzero = beta != 0.0f;
-    t->done[slot].path = *path;
+    *stop = NULL;
+    const int range = gpu_timer_n_range(n), beta_nonzero = beta != 0.0f;
+    path_trial_shape *s = find(t, range, (int)layout, beta_nonzero);
+    if (!s) s = add(t, range, (int)layout, beta_nonzero);
+    *path = s->path;
+    if (s->path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
+    *path = TCSPMM_PATH_HRPB;
+    enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaStreamIsCapturing((cudaStream_t)stream, &capturing)));
+    if (capturing != cudaStreamCaptureStatusNone) return TCSPMM_SUCCESS; /* the graph keeps HRPB */
+    TCSPMM_TRY(read_timing(s));
+    if (t->at_first_call || path_trial_due(s->calls, s->call_ms)) {
+        forget_timing(s);
+        const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
+        TCSPMM_TRY(measure(hrpb, cusparse, rows, &call, dC, ldc, &s->path));
+        *path = s->path;
+        return TCSPMM_SUCCESS;
+    }
+    if (s->calls >= 1 && s->call_ms < 0.0f && !s->stop) { /* time this one */
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventCreate(&s->start)));
+        tcspmm_status st = TCSPMM_CUDA(cudaEventCreate(&s->stop));
+        if (!st) st = TCSPMM_CUDA(cudaEventRecord(s->start, (cudaStream_t)stream));
+        if (st) {
+            forget_timing(s);
+            return st;
+        }
+        *stop = s->stop;
+    }
+    s->calls++;
     return TCSPMM_SUCCESS;
+}
+
+void path_trial_free(path_trial *t)
+{
+    for (int i = 0; i < t->num_shapes; i++) forget_timing(&t->shape[i]);
 }

@@ -1,8 +1,19 @@
 /* path_trial.h: the auto path's measured choice. Where the plan-time rule
  * is unsure (auto_path.h), the plan keeps A both as HRPB and as a cuSPARSE
- * CSR, and the first call of each shape (range of N as gpu_timer_n_range
- * has it, layout, beta zero or not) times the two; later calls of that shape
- * take the faster. */
+ * CSR and times the two per shape of call (range of N as gpu_timer_n_range
+ * has it, layout, beta zero or not); later calls of that shape take the
+ * faster.
+ *
+ * When: measuring costs about PATH_TRIAL_COST_MS plus some thirty products
+ * (mostly CUDA loading cuSPARSE's kernels on their first use), more than a
+ * short solve spends in all its products. So, as in renting skis before
+ * buying, a shape's calls first run HRPB, whose kernels are loaded already,
+ * and the shape is measured once those calls have cost about what measuring
+ * would (path_trial_due): a short solve never pays for it, a long one pays
+ * at most about twice. The cost of a call comes from timing the shape's
+ * second call with two events, read on a later call without waiting. A
+ * plan made with measure_at_first_call measures at the shape's first call
+ * instead. */
 #ifndef TCSPMM_PATH_TRIAL_H
 #define TCSPMM_PATH_TRIAL_H
 
@@ -10,37 +21,60 @@
 #include "kernels/hrpb_gpu.h"
 #include "tcspmm.h"
 
+#include <cuda_runtime.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum { PATH_TRIAL_SLOTS = 16 };
+/* Shapes remembered; what measuring costs beyond its products (on an H200
+ * a plan's first measurement took 47-75 ms in all, 40 of them loading
+ * cuSPARSE's kernels: bench/results/auto-measured-2026-11-26/); and the
+ * products one measurement runs (4 candidates, 1 + GPU_TIMER_CHOICE_RUNS
+ * rounds). */
+enum { PATH_TRIAL_SLOTS = 16, PATH_TRIAL_COST_MS = 50, PATH_TRIAL_PRODUCTS = 32 };
+
+typedef struct path_trial_shape {
+    int n_range; /* gpu_timer_n_range */
+    int layout, beta_nonzero;
+    tcspmm_path path;        /* measured: HRPB or CUSPARSE; AUTO until then */
+    int64_t calls;           /* calls run on HRPB until then */
+    float call_ms;           /* the second of them, timed; < 0 until read */
+    cudaEvent_t start, stop; /* around the second call, until read */
+} path_trial_shape;
 
 typedef struct path_trial {
-    struct {
-        int n_range; /* gpu_timer_n_range */
-        int layout, beta_nonzero;
-        tcspmm_path path;      /* TCSPMM_PATH_HRPB or TCSPMM_PATH_CUSPARSE */
-    } done[PATH_TRIAL_SLOTS];
-    int num_done;
+    path_trial_shape shape[PATH_TRIAL_SLOTS];
+    int num_shapes;
+    int at_first_call; /* tcspmm_options.measure_at_first_call */
 } path_trial;
 
 /* The path measured for a call of this shape, or TCSPMM_PATH_AUTO before
- * the shape's first call. */
+ * it is measured. */
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta);
 
-/* The path for this call: looked up, or, on the first call of its shape,
- * measured. The measurement runs on the call's alpha, beta and B into a
- * scratch C (a copy of dC when beta != 0; the caller's C is not touched):
- * cuSPARSE's algorithms and the HRPB kernel raced (gpu_timer_race:
- * interleaved, L2 flushed, the median of GPU_TIMER_CHOICE_RUNS each), the
- * cuSPARSE path keeping its algorithms' times as its own tuning; HRPB wins
- * if it beat the algorithm the call would run. It synchronizes stream.
- * rows: A's. */
+/* Whether calls products of call_ms each (call_ms < 0: not known yet) have
+ * cost what measuring would: PATH_TRIAL_COST_MS plus PATH_TRIAL_PRODUCTS
+ * such products. */
+int path_trial_due(int64_t calls, float call_ms);
+
+/* The path for this call. A measured shape's; else, where the shape is due
+ * (or at_first_call) and stream is not capturing a graph, it is measured
+ * now: on the call's alpha, beta and B into a scratch C (a copy of dC when
+ * beta != 0; the caller's C is not touched), cuSPARSE's algorithms and the
+ * HRPB kernel raced (gpu_timer_race: interleaved, L2 flushed, the median of
+ * GPU_TIMER_CHOICE_RUNS each), cuSPARSE keeping its algorithms' times as
+ * its own tuning; HRPB wins if it beat the algorithm the call would run;
+ * this synchronizes stream. Else HRPB, and *stop, where not NULL, is an
+ * event the caller records on stream right after running it (this call is
+ * timed). rows: A's. */
 tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path *cusparse,
                               int64_t rows, int64_t n, float alpha, const float *dB, int64_t ldb,
                               float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
-                              void *stream, tcspmm_path *path);
+                              void *stream, tcspmm_path *path, cudaEvent_t *stop);
+
+/* Destroys the events of shapes still being timed. */
+void path_trial_free(path_trial *t);
 
 #ifdef __cplusplus
 }

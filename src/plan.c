@@ -387,6 +387,7 @@ static tcspmm_status plan_fill_device(tcspmm_plan *plan, const tcspmm_csr *A, cs
 static void plan_free(tcspmm_plan *plan)
 {
     if (plan->device >= 0) cudaSetDevice(plan->device);
+    path_trial_free(&plan->trial);
     cusparse_path_destroy(plan->cusparse);
     hrpb_gpu_free(plan->hrpb_dev);
     sp24_gpu_free(plan->sp24_dev);
@@ -406,6 +407,7 @@ static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
     if (!plan) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "tcspmm_plan_create: out of memory");
     if (opt) plan->opt = *opt;
     else tcspmm_options_init(&plan->opt);
+    plan->trial.at_first_call = plan->opt.measure_at_first_call;
     tcspmm_status st = options_check(&plan->opt);
     csr_gpu dA = {0};
     if (!st) st = fill(plan, A, &dA);

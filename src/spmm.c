@@ -58,6 +58,29 @@ static int sparse24_data_type(const tcspmm_plan *plan, tcspmm_datatype t)
     return -1;
 }
 
+/* Enqueues the product on one path of the plan. */
+static tcspmm_status run_path(tcspmm_plan *plan, tcspmm_path path, int64_t n, float alpha,
+                              const void *dB, int sp24_b, int64_t ldb, float beta, void *dC,
+                              int sp24_c, int64_t ldc, tcspmm_layout layout, void *stream)
+{
+    switch (path) {
+    case TCSPMM_PATH_CUSPARSE: {
+        int alg = 0;
+        TCSPMM_TRY(cusparse_path_pick_alg(plan->cusparse, n, alpha, dB, ldb, beta, dC, ldc, layout,
+                                          stream, &alg));
+        return cusparse_path_spmm(plan->cusparse, alg, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
+    }
+    case TCSPMM_PATH_HRPB:
+        return hrpb_gpu_spmm(plan->hrpb_dev, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
+    case TCSPMM_PATH_SPARSE24:
+        return sp24_gpu_spmm(plan->sp24_dev, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc,
+                             layout, stream);
+    default:
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "tcspmm_spmm: path %s does not run on the GPU",
+                           tcspmm_path_name(path));
+    }
+}
+
 tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
                           int64_t ldb, float beta, float *dC, int64_t ldc,
                           tcspmm_layout layout, void *stream)
@@ -96,10 +119,11 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
         plan->checked_C = dC;
     }
     tcspmm_path path = plan->info.path;
-    if (path == TCSPMM_PATH_AUTO) { /* measured: this shape's faster path */
+    cudaEvent_t timed = NULL; /* recorded after this call's product (path_trial.h) */
+    if (path == TCSPMM_PATH_AUTO) { /* measured: this shape's faster path, or HRPB until then */
         tcspmm_status st = path_trial_pick(&plan->trial, plan->hrpb_dev, plan->cusparse,
                                            plan->info.rows, n, alpha, dB, ldb, beta, dC, ldc,
-                                           layout, stream, &path);
+                                           layout, stream, &path, &timed);
         if (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) {
             tcspmm_clear_error();
             plan_stop_measuring(plan);
@@ -108,22 +132,9 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
             TCSPMM_TRY(st);
         }
     }
-    switch (path) {
-    case TCSPMM_PATH_CUSPARSE: {
-        int alg = 0;
-        TCSPMM_TRY(cusparse_path_pick_alg(plan->cusparse, n, alpha, dB, ldb, beta, dC, ldc, layout,
-                                          stream, &alg));
-        return cusparse_path_spmm(plan->cusparse, alg, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
-    }
-    case TCSPMM_PATH_HRPB:
-        return hrpb_gpu_spmm(plan->hrpb_dev, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
-    case TCSPMM_PATH_SPARSE24:
-        return sp24_gpu_spmm(plan->sp24_dev, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc,
-                             layout, stream);
-    default:
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "tcspmm_spmm: path %s does not run on the GPU",
-                           tcspmm_path_name(path));
-    }
+    TCSPMM_TRY(run_path(plan, path, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc, layout, stream));
+    if (timed) TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(timed, (cudaStream_t)stream)));
+    return TCSPMM_SUCCESS;
 }
 
 tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, const float *B,

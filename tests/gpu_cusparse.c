@@ -4,14 +4,17 @@
  * beta != 0 (the first call of a shape times cuSPARSE's algorithms, and on
  * a measured plan HRPB too, on a copy of C, which must leave the caller's C
  * as it was), N = 1, 7, 128, 513, bundled real matrices and edge cases; C is
- * poisoned with NaN before every run, B is fresh for every check. A
- * measured plan must report no path for a shape before its first call and
- * the same HRPB or cuSPARSE after every call, for every N of the shape's
- * range; the dense test and rule_only
- * keep a plan unmeasured. Also tcspmm_spmm_host on cuSPARSE, measured and
- * HRPB plans, whose A lives on the device. */
+ * poisoned with NaN before every run, B is fresh for every check. A plan
+ * measuring at the first call must report no path for a shape before its
+ * first call and the same HRPB or cuSPARSE after every call, for every N of
+ * the shape's range; the dense test and rule_only keep a plan unmeasured.
+ * A plan measuring later runs HRPB, correctly, until its calls have cost
+ * what measuring does, and is measured within the calls that
+ * path_trial_due allows for the time of one. Also tcspmm_spmm_host on
+ * cuSPARSE, measured and HRPB plans, whose A lives on the device. */
 #include "harness.h"
 #include "matgen.h"
+#include "path_trial.h"
 #include "reference.h"
 
 #include <cuda_runtime.h>
@@ -21,8 +24,11 @@
 
 static uint64_t seed = 1000;
 
-static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
-                          int pad, float alpha, float beta, double tol, const char *what)
+/* One product against the reference; returns the path the plan reports for
+ * its shape after it (a shape measured before it keeps its path). */
+static tcspmm_path check_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n,
+                                 tcspmm_layout layout, int pad, float alpha, float beta, double tol,
+                                 const char *what)
 {
     test_operands t;
     test_operands_make(&t, A, n, layout, pad, beta, seed);
@@ -36,7 +42,6 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcs
     CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &before));
     CHECK_OK(tcspmm_spmm(plan, n, alpha, dB, t.ldb, beta, dC, t.ldc, layout, NULL));
     CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &after));
-    CHECK(after == TCSPMM_PATH_CUSPARSE || after == TCSPMM_PATH_HRPB);
     CHECK(before == TCSPMM_PATH_AUTO || before == after);
     CHECK(cudaDeviceSynchronize() == cudaSuccess);
     CHECK(cudaMemcpy(t.C, dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
@@ -49,6 +54,16 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcs
     cudaFree(dB);
     cudaFree(dC);
     test_operands_free(&t);
+    return after;
+}
+
+/* check_product on a plan that has measured its shape by the end of it. */
+static void check_measured_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n,
+                                   tcspmm_layout layout, int pad, float alpha, float beta,
+                                   double tol, const char *what)
+{
+    tcspmm_path after = check_product(plan, A, n, layout, pad, alpha, beta, tol, what);
+    CHECK(after == TCSPMM_PATH_CUSPARSE || after == TCSPMM_PATH_HRPB);
 }
 
 /* tcspmm_spmm_host on a GPU plan (A copied back from the device) against
@@ -69,14 +84,16 @@ static void check_host_product(const tcspmm_plan *plan, const tcspmm_csr *A, con
 }
 
 /* Every product of check_product on a plan of path (AUTO: the default,
- * measured where the rule is unsure); expect: the plan's info.path. Each
- * shape runs twice, so the second call takes the first one's choice. */
+ * measured where the rule is unsure, here at the first call of a shape);
+ * expect: the plan's info.path. Each shape runs twice, so the second call
+ * takes the first one's choice. */
 static void check_matrix(const tcspmm_csr *A, tcspmm_path path, tcspmm_path expect, double tol,
                          const char *what)
 {
     tcspmm_options opt;
     tcspmm_options_init(&opt);
     opt.path = path;
+    opt.measure_at_first_call = 1;
     tcspmm_plan *plan = NULL;
     CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
     if (!plan) return;
@@ -87,9 +104,11 @@ static void check_matrix(const tcspmm_csr *A, tcspmm_path path, tcspmm_path expe
     for (int t = 0; t < 4; t++)
         for (int layout = 0; layout < 2; layout++)
             for (int again = 0; again < 2; again++) {
-                check_product(plan, A, ns[t], (tcspmm_layout)layout, 0, 1.0f, 0.0f, tol, what);
+                check_measured_product(plan, A, ns[t], (tcspmm_layout)layout, 0, 1.0f, 0.0f, tol,
+                                       what);
                 if (ns[t] <= 128)
-                    check_product(plan, A, ns[t], (tcspmm_layout)layout, 5, -0.75f, 0.5f, tol, what);
+                    check_measured_product(plan, A, ns[t], (tcspmm_layout)layout, 5, -0.75f, 0.5f,
+                                           tol, what);
             }
     /* N = 5 shares N = 7's range (5-8): its calls take N = 7's choice */
     tcspmm_path at5 = TCSPMM_PATH_CPU, at7 = TCSPMM_PATH_CPU;
@@ -97,6 +116,57 @@ static void check_matrix(const tcspmm_csr *A, tcspmm_path path, tcspmm_path expe
     CHECK_OK(tcspmm_plan_path_for(plan, 7, TCSPMM_LAYOUT_ROW_MAJOR, 0.0f, &at7));
     CHECK(at5 == at7 && at5 != TCSPMM_PATH_AUTO);
     check_host_product(plan, A, what);
+    tcspmm_plan_destroy(plan);
+}
+
+/* A measured plan with the default options: a shape runs HRPB (checked
+ * against the reference on its first calls) until its calls have
+ * cost what measuring would, then is measured, within a few times the calls
+ * path_trial_due asks at the time of one call (the products run here back
+ * to back, one in a hundred synchronized, a solver's pace). */
+static void check_measured_later(const tcspmm_csr *A, const char *what)
+{
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, NULL, &plan));
+    if (!plan) return;
+    const int64_t n = 24;
+    const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;
+    tcspmm_path path = TCSPMM_PATH_CPU;
+    for (int i = 0; i < 3; i++) /* three short calls cost far less than measuring */
+        CHECK((path = check_product(plan, A, n, row, 0, 1.0f, 0.0f, 1e-3, what)) == TCSPMM_PATH_AUTO);
+    test_operands t;
+    test_operands_make(&t, A, n, row, 0, 0.0f, seed++);
+    float *dB = NULL, *dC = NULL;
+    CHECK(cudaMalloc((void **)&dB, t.bsize * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dC, t.csize * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMemcpy(dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start) == cudaSuccess && cudaEventCreate(&stop) == cudaSuccess);
+    CHECK(cudaEventRecord(start, NULL) == cudaSuccess);
+    CHECK_OK(tcspmm_spmm(plan, n, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, row, NULL));
+    CHECK(cudaEventRecord(stop, NULL) == cudaSuccess);
+    CHECK(cudaEventSynchronize(stop) == cudaSuccess);
+    float call_ms = 0.0f;
+    CHECK(cudaEventElapsedTime(&call_ms, start, stop) == cudaSuccess);
+    int64_t expected = 1; /* calls path_trial_due asks at this call's time */
+    while (!path_trial_due(expected, call_ms)) expected *= 2;
+    int64_t calls = 0;
+    const int64_t most = 4 * expected + 1000;
+    for (; calls < most && path == TCSPMM_PATH_AUTO; calls++) {
+        CHECK_OK(tcspmm_spmm(plan, n, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, row, NULL));
+        if (calls % 100 == 99) CHECK(cudaDeviceSynchronize() == cudaSuccess);
+        CHECK_OK(tcspmm_plan_path_for(plan, n, row, 0.0f, &path));
+    }
+    CHECK(path == TCSPMM_PATH_HRPB || path == TCSPMM_PATH_CUSPARSE);
+    printf("%-28s n=%lld measured after %lld more calls of %.3f ms (due at %lld to %lld): %s\n",
+           what, (long long)n, (long long)calls, call_ms, (long long)expected / 2,
+           (long long)expected, tcspmm_path_name(path));
+    check_measured_product(plan, A, n, row, 0, 1.0f, 0.0f, 1e-3, what); /* the measured path */
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(dB);
+    cudaFree(dC);
+    test_operands_free(&t);
     tcspmm_plan_destroy(plan);
 }
 
@@ -128,6 +198,7 @@ int main(void)
          * others (alpha 0.07-0.10) are measured */
         tcspmm_path expect = f == 1 ? TCSPMM_PATH_HRPB : TCSPMM_PATH_AUTO;
         check_matrix(&A, TCSPMM_PATH_AUTO, expect, 1e-3, files[f]);
+        if (expect == TCSPMM_PATH_AUTO) check_measured_later(&A, files[f]);
         tcspmm_path rule = auto_choice(&A, 1);
         CHECK(rule == TCSPMM_PATH_HRPB || rule == TCSPMM_PATH_CUSPARSE);
         tcspmm_csr_free(&A);

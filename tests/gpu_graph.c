@@ -1,7 +1,9 @@
 /* gpu_graph.c: tcspmm_spmm captured into a CUDA graph (as a solver that
  * repeats a product may do), on every GPU path: HRPB in
  * TF32 and FP32 (row- and column-major, split panels, clustered rows),
- * cuSPARSE, and the structured path in TF32 and BF16. For each: one call
+ * cuSPARSE, the measured auto path (a shape measured at its first call,
+ * and one not measured yet, captured on the rule's choice), and the
+ * structured path in TF32 and BF16. For each: one call
  * outside the capture with the same shape and buffers (it sets up what the
  * header says a captured call needs), then the call captured on a stream,
  * then the graph launched twice, each time on fresh B and C written into the
@@ -109,13 +111,16 @@ static void check_graph(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     test_operands_free(&t);
 }
 
-/* A plan for A on path and precision, checked as a graph in both layouts. */
+/* A plan for A on path and precision, checked as a graph in both layouts;
+ * at_first_call: tcspmm_options.measure_at_first_call. */
 static void check_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision,
-                       tcspmm_row_order order, int num_sms, double tol, const char *what)
+                       tcspmm_row_order order, int num_sms, int at_first_call, double tol,
+                       const char *what)
 {
     tcspmm_options opt;
     tcspmm_options_init(&opt);
     opt.path = path;
+    opt.measure_at_first_call = at_first_call;
     opt.precision = precision;
     opt.row_order = order;
     opt.num_sms = num_sms;
@@ -209,13 +214,15 @@ int main(int argc, char **argv)
     CHECK_OK(sp24_gen(200, 300, SP24_1TO2, 0.2, 3, &S12));
     CHECK_OK(sp24_gen(200, 300, SP24_2TO4, 0.2, 4, &S24));
 
-    check_plan(&A, TCSPMM_PATH_HRPB, TF, NAT, 0, 1e-3, "hrpb tf32");
-    check_plan(&A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, NAT, 0, 1e-5, "hrpb fp32");
-    check_plan(&A, TCSPMM_PATH_HRPB, TF, TCSPMM_ROW_ORDER_CLUSTERED, 0, 1e-3, "hrpb tf32 clustered");
-    check_plan(&H, TCSPMM_PATH_HRPB, TF, NAT, 2, 1e-3, "hrpb tf32 split panels");
-    check_plan(&A, TCSPMM_PATH_CUSPARSE, TF, NAT, 0, 1e-5, "cusparse");
-    check_plan(&S12, TCSPMM_PATH_SPARSE24, TF, NAT, 0, 1e-3, "sparse24 tf32 (1:2)");
-    check_plan(&S24, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16, NAT, 0, 1e-2,
+    check_plan(&A, TCSPMM_PATH_HRPB, TF, NAT, 0, 0, 1e-3, "hrpb tf32");
+    check_plan(&A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, NAT, 0, 0, 1e-5, "hrpb fp32");
+    check_plan(&A, TCSPMM_PATH_HRPB, TF, TCSPMM_ROW_ORDER_CLUSTERED, 0, 0, 1e-3, "hrpb tf32 clustered");
+    check_plan(&H, TCSPMM_PATH_HRPB, TF, NAT, 2, 0, 1e-3, "hrpb tf32 split panels");
+    check_plan(&A, TCSPMM_PATH_CUSPARSE, TF, NAT, 0, 0, 1e-5, "cusparse");
+    check_plan(&A, TCSPMM_PATH_AUTO, TF, NAT, 0, 1, 1e-3, "auto measured");
+    check_plan(&A, TCSPMM_PATH_AUTO, TF, NAT, 0, 0, 1e-3, "auto not measured yet");
+    check_plan(&S12, TCSPMM_PATH_SPARSE24, TF, NAT, 0, 0, 1e-3, "sparse24 tf32 (1:2)");
+    check_plan(&S24, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16, NAT, 0, 0, 1e-2,
                "sparse24 bf16 (2:4)");
 
     tcspmm_csr_free(&A);

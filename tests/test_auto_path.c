@@ -12,12 +12,14 @@
  * and with measurement on, only the dense test decides at plan time: every
  * other matrix, N = 1 included, is left to the measurement (AUTO), and the
  * reason keeps the rule's; a measurement covers a range of N whose edges
- * are the HRPB kernel's (32, 64, 128). */
+ * are the HRPB kernel's (32, 64, 128), and it is taken once the calls run
+ * on the rule's path have cost about what measuring does. */
 #include <string.h>
 
 #include "auto_path.h"
 #include "gpu_timer.h"
 #include "harness.h"
+#include "path_trial.h"
 
 static tcspmm_info metrics(double alpha, double waves, int64_t median, const char *order)
 {
@@ -145,5 +147,15 @@ int main(void)
     CHECK(gpu_timer_n_range(33) == gpu_timer_n_range(64) && gpu_timer_n_range(64) != gpu_timer_n_range(65));
     CHECK(gpu_timer_n_range(65) == gpu_timer_n_range(128) && gpu_timer_n_range(128) != gpu_timer_n_range(129));
     CHECK(gpu_timer_n_range(INT64_MAX) == 63);
+
+    /* when a shape is measured: once its calls on the rule's path have cost
+     * PATH_TRIAL_COST_MS (50) plus PATH_TRIAL_PRODUCTS (32) calls; never
+     * before one call is timed; a 15.6 us call after 3232 calls, a 2 ms call
+     * after 57, a 1 s call after 33 */
+    CHECK(!path_trial_due(1000000, -1.0f));
+    CHECK(!path_trial_due(3231, 0.015625f) && path_trial_due(3232, 0.015625f));
+    CHECK(!path_trial_due(56, 2.0f) && path_trial_due(57, 2.0f));
+    CHECK(!path_trial_due(32, 1000.0f) && path_trial_due(33, 1000.0f));
+    CHECK(!path_trial_due(0, 0.0f));
     return tests_finish();
 }

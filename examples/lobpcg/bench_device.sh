@@ -4,7 +4,8 @@
 # a 3D 7-point Laplacian of 128^3 = 2,097,152 rows (smallest eigenpairs) and
 # on two real symmetric matrices of the shared set (largest eigenpairs),
 # with k = 16 and 64 and A*X on --path hrpb --precision fp32, --path hrpb
-# --precision tf32 and --path cusparse (or the LOBPCG_CONFIGS given). Writes to $OUT: lobpcg.csv,
+# --precision tf32 and --path cusparse (or the LOBPCG_CONFIGS given; LOBPCG_MATRICES
+# picks matrices by name). Writes to $OUT: lobpcg.csv,
 # lobpcg.md (the table, from bench_table.py), runs.log (every run's output),
 # build.log. COMMIT=<hash> labels the tables where the tree has no .git.
 # Run from the repository root with the matrices carried in .devdata/lobpcg/:
@@ -34,6 +35,14 @@ matrices=(
     "a2nnsnsl .devdata/lobpcg/a2nnsnsl.mtx.gz largest 400 400"
     "worms20_10NN .devdata/lobpcg/worms20_10NN.mtx.gz largest 400 400"
 )
+# LOBPCG_MATRICES="name name ..." runs only those of the three.
+if [ -n "${LOBPCG_MATRICES:-}" ]; then
+    chosen=()
+    for entry in "${matrices[@]}"; do
+        [[ " $LOBPCG_MATRICES " == *" ${entry%% *} "* ]] && chosen+=("$entry")
+    done
+    matrices=("${chosen[@]}")
+fi
 # LOBPCG_CONFIGS="path precision,path precision,..." replaces the three configurations.
 IFS=, read -ra configs <<<"${LOBPCG_CONFIGS:-hrpb fp32,hrpb tf32,cusparse tf32}"
 device=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
