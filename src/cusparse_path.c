@@ -1,13 +1,17 @@
 /* cusparse_path.c: the cuSPARSE path: A once as a device CSR (32-bit
  * indices when nnz fits, taking over the plan's device copy, else 64-bit),
- * cusparseSpMM per call, one workspace kept and grown across calls,
- * CSR_ALG3's preprocessing redone only when the call's shape or buffers
- * change (it is tied to them), and the fastest algorithm measured once per
- * (range of N, layout, beta zero or not). CSR_ALG3 runs on a
- * descriptor and workspace of its own (its preprocessing lives there; sharing
- * them gave wrong results on an H100 with CUDA 13.0) and only for
- * 16-byte-aligned B and C with leading dimensions divisible by 4 (an ld of 133
- * faulted with a misaligned address). A plan runs one SpMM at a time. */
+ * cusparseSpMM per call, and the fastest algorithm measured once per (range
+ * of N, layout, beta zero or not). Each algorithm has a descriptor and a
+ * workspace of its own on the shared arrays, kept and grown across calls,
+ * and its cusparseSpMM_preprocess, redone only when the call's shape or
+ * buffers change (the preprocessing lives in the descriptor and workspace
+ * and is tied to them; sharing them between algorithms gave wrong results
+ * with CSR_ALG3 on an H100 with CUDA 13.0). Preprocessing made N = 1
+ * products 1.5-1.7x faster on an H200 (ALG_DEFAULT and CSR_ALG2 run
+ * cuSPARSE's SpMV there; bench/results/n1-spmv-2026-11-26/). CSR_ALG3 runs
+ * only for 16-byte-aligned B and C with leading dimensions divisible by 4
+ * (an ld of 133 faulted with a misaligned address). A plan runs one SpMM at
+ * a time. */
 #include "cusparse_path.h"
 
 #include "device_copy.h"
@@ -37,14 +41,16 @@ static int same_shape(const call_shape *a, const call_shape *b)
 
 struct cusparse_path {
     cusparseHandle_t handle;
-    cusparseSpMatDescr_t A, A_alg3; /* the same arrays; A_alg3 only for CSR_ALG3 */
     int64_t rows, cols, nnz;
     void *row_ptr, *col_idx;
     float *values;
-    void *work[2]; /* workspaces: [1] for CSR_ALG3, whose preprocessing lives in it */
-    size_t work_bytes[2];
-    call_shape pre;      /* the call CSR_ALG3's preprocessing was done for */
-    int pre_valid;
+    struct { /* per algorithm of cusparse_path_algs */
+        cusparseSpMatDescr_t A; /* on the shared arrays */
+        void *work;
+        size_t work_bytes;
+        call_shape pre; /* the call the preprocessing was done for */
+        int pre_valid;
+    } alg[CUSPARSE_PATH_NUM_ALGS];
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
         int n_range; /* gpu_timer_n_range */
         int layout, beta_nonzero, alg, fallback;
@@ -128,12 +134,8 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, csr_gpu *dA, cusparse_pa
     cusparseIndexType_t it = p->nnz > INT32_MAX ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
     tcspmm_status st = device_arrays(A, dA, p);
     if (!st) st = TCSPMM_CUSPARSE(cusparseCreate(&p->handle));
-    if (!st)
-        st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A, p->rows, p->cols, p->nnz, p->row_ptr,
-                                               p->col_idx, p->values, it, it,
-                                               CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    if (!st)
-        st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->A_alg3, p->rows, p->cols, p->nnz, p->row_ptr,
+    for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS && !st; a++)
+        st = TCSPMM_CUSPARSE(cusparseCreateCsr(&p->alg[a].A, p->rows, p->cols, p->nnz, p->row_ptr,
                                                p->col_idx, p->values, it, it,
                                                CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     if (st) {
@@ -185,15 +187,23 @@ static int alg3_allowed(const float *dB, int64_t ldb, const float *dC, int64_t l
     return ldb % 4 == 0 && ldc % 4 == 0 && (uintptr_t)dB % 16 == 0 && (uintptr_t)dC % 16 == 0;
 }
 
-static tcspmm_status ensure_workspace(cusparse_path *p, int which, size_t bytes)
+/* The index of alg in cusparse_path_algs, or -1. */
+static int alg_index(int alg)
 {
-    if (bytes <= p->work_bytes[which]) return TCSPMM_SUCCESS;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaFree(p->work[which])));
-    p->work[which] = NULL;
-    p->work_bytes[which] = 0;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->work[which], bytes)));
-    p->work_bytes[which] = bytes;
-    if (which == 1) p->pre_valid = 0; /* the preprocessing was in the old buffer */
+    for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS; a++)
+        if (cusparse_path_algs[a] == alg) return a;
+    return -1;
+}
+
+static tcspmm_status ensure_workspace(cusparse_path *p, int a, size_t bytes)
+{
+    if (bytes <= p->alg[a].work_bytes) return TCSPMM_SUCCESS;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaFree(p->alg[a].work)));
+    p->alg[a].work = NULL;
+    p->alg[a].work_bytes = 0;
+    p->alg[a].pre_valid = 0; /* the preprocessing was in the old buffer */
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&p->alg[a].work, bytes)));
+    p->alg[a].work_bytes = bytes;
     return TCSPMM_SUCCESS;
 }
 
@@ -202,12 +212,15 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
                                  int64_t ldc, tcspmm_layout layout, void *stream)
 {
     cusparseOrder_t order = layout == TCSPMM_LAYOUT_ROW_MAJOR ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
-    int alg3 = alg == CUSPARSE_SPMM_CSR_ALG3;
-    if (alg3 && !alg3_allowed(dB, ldb, dC, ldc))
+    const int a = alg_index(alg);
+    if (a < 0)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "cuSPARSE SpMM %s is not one of this path's",
+                           cusparse_path_alg_name(alg));
+    if (alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "cuSPARSE SpMM CSR_ALG3 is used only with 16-byte-aligned B and C and "
                            "leading dimensions divisible by 4");
-    cusparseSpMatDescr_t A = alg3 ? p->A_alg3 : p->A;
+    cusparseSpMatDescr_t A = p->alg[a].A;
     cusparseDnMatDescr_t B = NULL, C = NULL;
     size_t bytes = 0;
     tcspmm_status st = TCSPMM_CUSPARSE(
@@ -224,19 +237,20 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
                              layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row-major" : "column-major");
         else st = TCSPMM_CUSPARSE(s);
     }
-    if (!st) st = ensure_workspace(p, alg3, bytes);
+    if (!st) st = ensure_workspace(p, a, bytes);
     call_shape shape = {n, ldb, ldc, dB, dC, (int)layout};
-    if (!st && alg3 && !(p->pre_valid && same_shape(&p->pre, &shape))) {
-        st = TCSPMM_CUSPARSE(cusparseSpMM_preprocess(
+    if (!st && !(p->alg[a].pre_valid && same_shape(&p->alg[a].pre, &shape))) {
+        cusparseStatus_t s = cusparseSpMM_preprocess(
             p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-            A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work[1]));
-        p->pre = shape;
-        p->pre_valid = !st;
+            A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->alg[a].work);
+        if (s != CUSPARSE_STATUS_NOT_SUPPORTED) st = TCSPMM_CUSPARSE(s); /* else: none to do */
+        p->alg[a].pre = shape;
+        p->alg[a].pre_valid = !st;
     }
     if (!st) {
         cusparseStatus_t s = cusparseSpMM(p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                           CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, B, &beta, C,
-                                          CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->work[alg3]);
+                                          CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->alg[a].work);
         if (s == CUSPARSE_STATUS_NOT_SUPPORTED)
             st = tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "cuSPARSE SpMM %s not supported here",
                              cusparse_path_alg_name(alg));
@@ -267,6 +281,17 @@ void cusparse_path_candidates(cusparse_path *p, const gpu_product *op,
     }
 }
 
+/* The tuned slot of a call's shape, or -1. */
+static int find_tuned(const cusparse_path *p, int64_t n, tcspmm_layout layout, float beta)
+{
+    const int range = gpu_timer_n_range(n);
+    for (int i = 0; i < p->num_tuned; i++)
+        if (p->tuned[i].n_range == range && p->tuned[i].layout == (int)layout &&
+            p->tuned[i].beta_nonzero == (beta != 0.0f))
+            return i;
+    return -1;
+}
+
 void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, float beta,
                             const float ms[CUSPARSE_PATH_NUM_ALGS])
 {
@@ -280,23 +305,13 @@ void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, f
             best_fallback = ms[i], fallback = alg;
     }
     const int range = gpu_timer_n_range(n);
-    int slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : range % TUNED_SLOTS;
+    int slot = find_tuned(p, n, layout, beta);
+    if (slot < 0) slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : range % TUNED_SLOTS;
     p->tuned[slot].n_range = range;
     p->tuned[slot].layout = (int)layout;
     p->tuned[slot].beta_nonzero = beta != 0.0f;
     p->tuned[slot].alg = best_alg;
     p->tuned[slot].fallback = fallback;
-}
-
-/* The tuned slot of a call's shape, or -1. */
-static int find_tuned(const cusparse_path *p, int64_t n, tcspmm_layout layout, float beta)
-{
-    const int range = gpu_timer_n_range(n);
-    for (int i = 0; i < p->num_tuned; i++)
-        if (p->tuned[i].n_range == range && p->tuned[i].layout == (int)layout &&
-            p->tuned[i].beta_nonzero == (beta != 0.0f))
-            return i;
-    return -1;
 }
 
 /* Races the algorithms for (n's range, layout, beta zero or not) on a
@@ -341,13 +356,13 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
 void cusparse_path_destroy(cusparse_path *p)
 {
     if (!p) return;
-    if (p->A) cusparseDestroySpMat(p->A);
-    if (p->A_alg3) cusparseDestroySpMat(p->A_alg3);
+    for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS; a++) {
+        if (p->alg[a].A) cusparseDestroySpMat(p->alg[a].A);
+        cudaFree(p->alg[a].work);
+    }
     if (p->handle) cusparseDestroy(p->handle);
     cudaFree(p->row_ptr);
     cudaFree(p->col_idx);
     cudaFree(p->values);
-    cudaFree(p->work[0]);
-    cudaFree(p->work[1]);
     free(p);
 }
