@@ -2,16 +2,20 @@
  * indices when nnz fits, taking over the plan's device copy, else 64-bit),
  * cusparseSpMM per call, and the fastest algorithm measured once per (range
  * of N, layout, beta zero or not). Each algorithm has a descriptor and a
- * workspace of its own on the shared arrays, kept and grown across calls,
- * and its cusparseSpMM_preprocess, redone only when the call's shape or
- * buffers change (the preprocessing lives in the descriptor and workspace
- * and is tied to them; sharing them between algorithms gave wrong results
- * with CSR_ALG3 on an H100 with CUDA 13.0). Preprocessing made N = 1
- * products 1.5-1.7x faster on an H200 (ALG_DEFAULT and CSR_ALG2 run
- * cuSPARSE's SpMV there; bench/results/n1-spmv-2026-11-26/). CSR_ALG3 runs
- * only for 16-byte-aligned B and C with leading dimensions divisible by 4
- * (an ld of 133 faulted with a misaligned address). A plan runs one SpMM at
- * a time. */
+ * workspace of its own on the shared arrays, kept and grown across calls.
+ * cusparseSpMM_preprocess runs where it was measured to help
+ * (bench/results/n1-spmv-2026-11-26/, H200): at N = 1 (1.5-1.7x: ALG_DEFAULT
+ * and CSR_ALG2 run cuSPARSE's SpMV there), for ALG_DEFAULT with column-major
+ * B and C (1.04x-1.3x), and for CSR_ALG3; elsewhere it made calls 2-5%
+ * slower. It is redone when the call's shape or buffers change (the
+ * preprocessing lives in the descriptor and workspace and is tied to them:
+ * CSR_ALG3 gave wrong results otherwise, and sharing one descriptor between
+ * algorithms did too, on an H100 with CUDA 13.0). CSR_ALG3's costs 70-400
+ * us, so once three CSR_ALG3 calls in a row had to preprocess again for
+ * new buffers, the path takes the fastest other algorithm from then on. CSR_ALG3 runs only
+ * for 16-byte-aligned B and C with leading dimensions divisible by 4 (an
+ * ld of 133 faulted with a misaligned address). A plan runs one SpMM at a
+ * time. */
 #include "cusparse_path.h"
 
 #include "device_copy.h"
@@ -24,7 +28,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { TUNED_SLOTS = 16 };
+enum { TUNED_SLOTS = 16, ALG3_CHURN_LIMIT = 3 };
 
 /* What CSR_ALG3's preprocessing is tied to. */
 typedef struct call_shape {
@@ -33,10 +37,14 @@ typedef struct call_shape {
     int layout;
 } call_shape;
 
+static int same_sizes(const call_shape *a, const call_shape *b)
+{
+    return a->n == b->n && a->ldb == b->ldb && a->ldc == b->ldc && a->layout == b->layout;
+}
+
 static int same_shape(const call_shape *a, const call_shape *b)
 {
-    return a->n == b->n && a->ldb == b->ldb && a->ldc == b->ldc && a->B == b->B && a->C == b->C &&
-           a->layout == b->layout;
+    return same_sizes(a, b) && a->B == b->B && a->C == b->C;
 }
 
 struct cusparse_path {
@@ -51,6 +59,8 @@ struct cusparse_path {
         call_shape pre; /* the call the preprocessing was done for */
         int pre_valid;
     } alg[CUSPARSE_PATH_NUM_ALGS];
+    int alg3_churn; /* CSR_ALG3 calls in a row preprocessed again for new buffers of the
+                       same sizes; at ALG3_CHURN_LIMIT the path stops taking CSR_ALG3 */
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
         int n_range; /* gpu_timer_n_range */
         int layout, beta_nonzero, alg, fallback;
@@ -239,7 +249,13 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     }
     if (!st) st = ensure_workspace(p, a, bytes);
     call_shape shape = {n, ldb, ldc, dB, dC, (int)layout};
-    if (!st && !(p->alg[a].pre_valid && same_shape(&p->alg[a].pre, &shape))) {
+    const int alg3 = alg == CUSPARSE_SPMM_CSR_ALG3;
+    const int preprocess = alg3 || n == 1 ||
+                           (alg == CUSPARSE_SPMM_ALG_DEFAULT && layout == TCSPMM_LAYOUT_COL_MAJOR);
+    const int again = p->alg[a].pre_valid && same_sizes(&p->alg[a].pre, &shape) &&
+                      !same_shape(&p->alg[a].pre, &shape);
+    if (alg3 && p->alg3_churn < ALG3_CHURN_LIMIT) p->alg3_churn = again ? p->alg3_churn + 1 : 0;
+    if (!st && preprocess && !(p->alg[a].pre_valid && same_shape(&p->alg[a].pre, &shape))) {
         cusparseStatus_t s = cusparseSpMM_preprocess(
             p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
             A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->alg[a].work);
@@ -349,7 +365,9 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
         slot = find_tuned(p, n, layout, beta);
     }
     *alg = p->tuned[slot].alg;
-    if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc)) *alg = p->tuned[slot].fallback;
+    if (*alg == CUSPARSE_SPMM_CSR_ALG3 &&
+        (!alg3_allowed(dB, ldb, dC, ldc) || p->alg3_churn >= ALG3_CHURN_LIMIT))
+        *alg = p->tuned[slot].fallback;
     return TCSPMM_SUCCESS;
 }
 

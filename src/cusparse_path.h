@@ -23,7 +23,9 @@ const char *cusparse_path_alg_name(int alg);
  * cusparse_path_algs (gpu_timer_race) with the call's alpha, beta and B on a
  * scratch C (a copy of dC when beta != 0; on stream, which it synchronizes)
  * and remembers the fastest, and the fastest but CSR_ALG3 for calls whose B
- * or C CSR_ALG3 may not run on; later calls look them up. */
+ * or C CSR_ALG3 may not run on, or once the caller's buffers change too
+ * often for CSR_ALG3's preprocessing to pay (cusparse_path.c); later calls
+ * look them up. */
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
                                      tcspmm_layout layout, void *stream, int *alg);
