@@ -151,14 +151,20 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * cols x n and C is rows x n, both in the given layout with leading
  * dimensions ldb and ldc. Enqueued on stream (a cudaStream_t; NULL is the
  * legacy default stream); returns once the work is enqueued. beta == 0
- * means C is not read (it may hold NaN). Safe to call many times.
+ * means C is not read (it may hold NaN). Safe to call many times, one call
+ * at a time per plan (a plan keeps state across calls: workspaces and
+ * measured choices, which tcspmm_plan_path_for reads too); use one plan per
+ * host thread that multiplies concurrently.
  * CUDA graphs: after one call outside a capture with the same n, layout,
  * ldb, ldc, B and C (the first call of a shape may allocate scratch, and
  * on the cuSPARSE path it times cuSPARSE's algorithms), the call can be
  * captured on a stream into a graph; each launch of the graph then reads B
  * and writes C through those pointers (tests/gpu_graph.c). A measured auto
  * plan neither times nor measures while capturing: a shape not measured
- * yet is captured on HRPB.
+ * yet is captured on HRPB. On the cuSPARSE path a graph uses the workspace
+ * and preprocessing of the algorithm it captured: while it is launched,
+ * make no direct calls on the plan with another n, B or C (they may
+ * preprocess again into that workspace, or grow it).
  * Non-finite B: the tensor-core paths multiply A's structural zeros inside a
  * panel's blocks too, so an Inf or NaN in a row of B can reach rows of C
  * whose A rows do not touch that row (the cuSPARSE path keeps IEEE

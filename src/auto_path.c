@@ -133,7 +133,6 @@ tcspmm_path auto_path_choose(const tcspmm_info *info, int64_t n, tcspmm_precisio
         snprintf(reason, len, "%s", rule);
         return path;
     }
-    snprintf(reason, len, "measured per range of N, layout and beta, HRPB until then (the rule "
-             "alone: %s)", rule);
+    snprintf(reason, len, "measured per range of N, layout and beta (the rule alone: %s)", rule);
     return TCSPMM_PATH_AUTO;
 }

@@ -4,18 +4,18 @@
  * of N, layout, beta zero or not). Each algorithm has a descriptor and a
  * workspace of its own on the shared arrays, kept and grown across calls.
  * cusparseSpMM_preprocess runs where it was measured to help
- * (bench/results/n1-spmv-2026-11-26/, H200): at N = 1 (1.5-1.7x: ALG_DEFAULT
+ * (bench/results/n1-spmv-2026-11-26/, H200): at N = 1 (1.4-1.7x: ALG_DEFAULT
  * and CSR_ALG2 run cuSPARSE's SpMV there), for ALG_DEFAULT with column-major
- * B and C (1.04x-1.3x), and for CSR_ALG3; elsewhere it made calls 2-5%
- * slower. It is redone when the call's shape or buffers change (the
- * preprocessing lives in the descriptor and workspace and is tied to them:
- * CSR_ALG3 gave wrong results otherwise, and sharing one descriptor between
- * algorithms did too, on an H100 with CUDA 13.0). CSR_ALG3's costs 70-400
- * us, so once three CSR_ALG3 calls in a row had to preprocess again for
- * new buffers, the path takes the fastest other algorithm from then on. CSR_ALG3 runs only
- * for 16-byte-aligned B and C with leading dimensions divisible by 4 (an
- * ld of 133 faulted with a misaligned address). A plan runs one SpMM at a
- * time. */
+ * B and C (1.04x-1.3x), and for CSR_ALG3; elsewhere it made calls 2-4%
+ * slower. Each algorithm keeps one preprocessing, for the last shape and
+ * buffers it ran on, redone when they change (it lives in the descriptor and
+ * workspace and is tied to them: CSR_ALG3 gave wrong results otherwise, and
+ * sharing one descriptor between algorithms did too, on an H100 with CUDA
+ * 13.0). CSR_ALG3's costs 70-400 us, so once three CSR_ALG3 calls in a row
+ * had to preprocess again, the path takes the fastest other algorithm from
+ * then on. CSR_ALG3 runs only for 16-byte-aligned B and C with leading
+ * dimensions divisible by 4 (an ld of 133 faulted with a misaligned
+ * address). A plan runs one SpMM at a time. */
 #include "cusparse_path.h"
 
 #include "device_copy.h"
@@ -30,21 +30,17 @@
 
 enum { TUNED_SLOTS = 16, ALG3_CHURN_LIMIT = 3 };
 
-/* What CSR_ALG3's preprocessing is tied to. */
+/* What an algorithm's preprocessing is tied to. */
 typedef struct call_shape {
     int64_t n, ldb, ldc;
     const void *B, *C;
     int layout;
 } call_shape;
 
-static int same_sizes(const call_shape *a, const call_shape *b)
-{
-    return a->n == b->n && a->ldb == b->ldb && a->ldc == b->ldc && a->layout == b->layout;
-}
-
 static int same_shape(const call_shape *a, const call_shape *b)
 {
-    return same_sizes(a, b) && a->B == b->B && a->C == b->C;
+    return a->n == b->n && a->ldb == b->ldb && a->ldc == b->ldc && a->B == b->B && a->C == b->C &&
+           a->layout == b->layout;
 }
 
 struct cusparse_path {
@@ -59,8 +55,8 @@ struct cusparse_path {
         call_shape pre; /* the call the preprocessing was done for */
         int pre_valid;
     } alg[CUSPARSE_PATH_NUM_ALGS];
-    int alg3_churn; /* CSR_ALG3 calls in a row preprocessed again for new buffers of the
-                       same sizes; at ALG3_CHURN_LIMIT the path stops taking CSR_ALG3 */
+    int alg3_churn; /* CSR_ALG3 calls in a row that preprocessed again; at ALG3_CHURN_LIMIT
+                       the path stops taking CSR_ALG3 */
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
         int n_range; /* gpu_timer_n_range */
         int layout, beta_nonzero, alg, fallback;
@@ -197,8 +193,7 @@ static int alg3_allowed(const float *dB, int64_t ldb, const float *dC, int64_t l
     return ldb % 4 == 0 && ldc % 4 == 0 && (uintptr_t)dB % 16 == 0 && (uintptr_t)dC % 16 == 0;
 }
 
-/* The index of alg in cusparse_path_algs, or -1. */
-static int alg_index(int alg)
+int cusparse_path_alg_index(int alg)
 {
     for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS; a++)
         if (cusparse_path_algs[a] == alg) return a;
@@ -222,7 +217,7 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
                                  int64_t ldc, tcspmm_layout layout, void *stream)
 {
     cusparseOrder_t order = layout == TCSPMM_LAYOUT_ROW_MAJOR ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
-    const int a = alg_index(alg);
+    const int a = cusparse_path_alg_index(alg);
     if (a < 0)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "cuSPARSE SpMM %s is not one of this path's",
                            cusparse_path_alg_name(alg));
@@ -252,9 +247,8 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     const int alg3 = alg == CUSPARSE_SPMM_CSR_ALG3;
     const int preprocess = alg3 || n == 1 ||
                            (alg == CUSPARSE_SPMM_ALG_DEFAULT && layout == TCSPMM_LAYOUT_COL_MAJOR);
-    const int again = p->alg[a].pre_valid && same_sizes(&p->alg[a].pre, &shape) &&
-                      !same_shape(&p->alg[a].pre, &shape);
-    if (alg3 && p->alg3_churn < ALG3_CHURN_LIMIT) p->alg3_churn = again ? p->alg3_churn + 1 : 0;
+    const int again = p->alg[a].pre_valid && !same_shape(&p->alg[a].pre, &shape);
+    if (!st && alg3 && p->alg3_churn < ALG3_CHURN_LIMIT) p->alg3_churn = again ? p->alg3_churn + 1 : 0;
     if (!st && preprocess && !(p->alg[a].pre_valid && same_shape(&p->alg[a].pre, &shape))) {
         cusparseStatus_t s = cusparseSpMM_preprocess(
             p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,

@@ -1,5 +1,6 @@
 /* cusparse_path.h: the cuSPARSE path: a device CSR copy of A and
- * cusparseSpMM on it, with a workspace kept across calls. */
+ * cusparseSpMM on it, each algorithm with its descriptor, workspace and
+ * preprocessing kept across calls, and the algorithm measured per shape. */
 #ifndef TCSPMM_CUSPARSE_PATH_H
 #define TCSPMM_CUSPARSE_PATH_H
 
@@ -17,6 +18,8 @@ typedef struct cusparse_path cusparse_path;
 enum { CUSPARSE_PATH_NUM_ALGS = 3 };
 extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
+/* The index of alg in cusparse_path_algs, or -1. */
+int cusparse_path_alg_index(int alg);
 
 /* The algorithm to use for a call: the first call for a new (range of n as
  * gpu_timer_n_range has it, layout, beta zero or not) races

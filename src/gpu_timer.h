@@ -1,5 +1,6 @@
-/* gpu_timer.h: timing GPU work the one way the library (cuSPARSE algorithm
- * tuning, the auto path's measured choice) and spmm_run --bench all use:
+/* gpu_timer.h: timing GPU work the one way the library's choices (cuSPARSE
+ * algorithm tuning, the auto path's measured choice) and spmm_run --bench
+ * all use (path_trial.h's two events that tell when to measure are apart):
  * CUDA events around each run on one stream, L2 evicted before every run by
  * writing a buffer twice its size (a solver's products find A and B cold
  * too), runs sorted for the median; and the scratch C those runs write. */

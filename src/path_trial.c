@@ -5,21 +5,20 @@
 #include "error.h"
 #include "gpu_timer.h"
 
-/* The shape of (range, layout, beta_nonzero), or NULL. */
-static path_trial_shape *find(path_trial *t, int range, int layout, int beta_nonzero)
+/* The slot of the shape (range, layout, beta_nonzero), or -1. */
+static int find(const path_trial *t, int range, int layout, int beta_nonzero)
 {
     for (int i = 0; i < t->num_shapes; i++) {
-        path_trial_shape *s = &t->shape[i];
-        if (s->n_range == range && s->layout == layout && s->beta_nonzero == beta_nonzero) return s;
+        const path_trial_shape *s = &t->shape[i];
+        if (s->n_range == range && s->layout == layout && s->beta_nonzero == beta_nonzero) return i;
     }
-    return NULL;
+    return -1;
 }
 
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta)
 {
-    const path_trial_shape *s =
-        find((path_trial *)t, gpu_timer_n_range(n), (int)layout, beta != 0.0f);
-    return s ? s->path : TCSPMM_PATH_AUTO;
+    const int i = find(t, gpu_timer_n_range(n), (int)layout, beta != 0.0f);
+    return i < 0 ? TCSPMM_PATH_AUTO : t->shape[i].path;
 }
 
 int path_trial_due(int64_t calls, float call_ms)
@@ -35,14 +34,29 @@ static void forget_timing(path_trial_shape *s)
     s->start = s->stop = NULL;
 }
 
-/* A new shape, not measured (a full table gives up the slot of its range). */
+/* A new shape, not measured (a full table gives up a slot picked by all
+ * three keys, so two shapes of one range do not evict each other). */
 static path_trial_shape *add(path_trial *t, int range, int layout, int beta_nonzero)
 {
-    path_trial_shape *s = &t->shape[t->num_shapes < PATH_TRIAL_SLOTS ? t->num_shapes++
-                                                                     : range % PATH_TRIAL_SLOTS];
+    const int key = (range * 2 + layout) * 2 + beta_nonzero;
+    path_trial_shape *s =
+        &t->shape[t->num_shapes < PATH_TRIAL_SLOTS ? t->num_shapes++ : key % PATH_TRIAL_SLOTS];
     forget_timing(s);
-    *s = (path_trial_shape){range, layout, beta_nonzero, TCSPMM_PATH_AUTO, 0, -1.0f, NULL, NULL};
+    *s = (path_trial_shape){.n_range = range, .layout = layout, .beta_nonzero = beta_nonzero,
+                            .path = TCSPMM_PATH_AUTO, .call_ms = -1.0f};
     return s;
+}
+
+/* Whether e says a graph capture forbids the call now (another stream of
+ * this process capturing in global mode, or the legacy stream syncing
+ * with a capturing one); the error is cleared then. */
+static int capture_forbids(cudaError_t e)
+{
+    if (e != cudaErrorStreamCaptureUnsupported && e != cudaErrorStreamCaptureImplicit &&
+        e != cudaErrorStreamCaptureInvalidated)
+        return 0;
+    cudaGetLastError();
+    return 1;
 }
 
 /* call_ms from the timed call, once its stop event has passed (not
@@ -53,9 +67,10 @@ static tcspmm_status read_timing(path_trial_shape *s)
     if (!s->stop) return TCSPMM_SUCCESS;
     cudaError_t e = cudaEventQuery(s->stop);
     if (e == cudaErrorNotReady) {
-        cudaGetLastError();
+        cudaGetLastError(); /* not an error; clears nothing else a query can set */
         return TCSPMM_SUCCESS;
     }
+    if (capture_forbids(e)) return TCSPMM_SUCCESS; /* read on a later call */
     if (e != cudaSuccess) return TCSPMM_CUDA(e);
     float ms = -1.0f;
     if (cudaEventElapsedTime(&ms, s->start, s->stop) == cudaSuccess) s->call_ms = ms;
@@ -103,11 +118,51 @@ static tcspmm_status measure(const hrpb_gpu *hrpb, cusparse_path *cusparse, int6
     gpu_timer_destroy(&t);
     TCSPMM_TRY(st);
     cusparse_path_remember(cusparse, op.n, op.layout, op.beta, ms);
-    int alg = 0, i = 0;
+    int alg = 0;
     TCSPMM_TRY(cusparse_path_pick_alg(cusparse, op.n, op.alpha, op.B, op.ldb, op.beta, dC, ldc,
                                       op.layout, op.stream, &alg));
-    while (cusparse_path_algs[i] != alg) i++;
-    *path = ms[HRPB] < ms[i] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
+    *path = ms[HRPB] < ms[cusparse_path_alg_index(alg)] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
+    return TCSPMM_SUCCESS;
+}
+
+/* The waiting part of path_trial_pick once no graph is being captured on
+ * stream: reads the timed call, measures where due, else times this call
+ * when none is timed yet (a failure to time is no failure of the call).
+ * Runs with this thread's capture mode relaxed, so that another thread's
+ * capture is not broken by it. */
+static tcspmm_status wait_or_measure(path_trial *t, path_trial_shape *s, const hrpb_gpu *hrpb,
+                                     cusparse_path *cusparse, int64_t rows,
+                                     const gpu_product *call, const float *dC, int64_t ldc,
+                                     tcspmm_path *path, cudaEvent_t *stop)
+{
+    TCSPMM_TRY(read_timing(s));
+    if (t->at_first_call || path_trial_due(s->calls, s->call_ms)) {
+        const cudaError_t q = cudaStreamQuery((cudaStream_t)call->stream);
+        if (q == cudaErrorNotReady) cudaGetLastError(); /* busy: measuring waits for it */
+        else if (capture_forbids(q)) return TCSPMM_SUCCESS; /* the legacy stream, while another
+                                                               captures: later */
+        else if (q != cudaSuccess) return TCSPMM_CUDA(q);
+        forget_timing(s);
+        tcspmm_status st = measure(hrpb, cusparse, rows, call, dC, ldc, &s->path);
+        if (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) return st; /* the plan stops measuring */
+        if (st) { /* this shape stays on HRPB; the product still runs */
+            tcspmm_clear_error();
+            cudaGetLastError();
+            s->path = TCSPMM_PATH_HRPB;
+        }
+        *path = s->path;
+        return TCSPMM_SUCCESS;
+    }
+    if (s->calls >= 1 && s->call_ms < 0.0f && !s->stop) { /* time this one */
+        if (cudaEventCreate(&s->start) == cudaSuccess && cudaEventCreate(&s->stop) == cudaSuccess &&
+            cudaEventRecord(s->start, (cudaStream_t)call->stream) == cudaSuccess) {
+            *stop = s->stop;
+        } else { /* no timing this call; a later one tries again */
+            cudaGetLastError();
+            forget_timing(s);
+        }
+    }
+    s->calls++;
     return TCSPMM_SUCCESS;
 }
 
@@ -118,34 +173,22 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
 {
     *stop = NULL;
     const int range = gpu_timer_n_range(n), beta_nonzero = beta != 0.0f;
-    path_trial_shape *s = find(t, range, (int)layout, beta_nonzero);
-    if (!s) s = add(t, range, (int)layout, beta_nonzero);
+    const int i = find(t, range, (int)layout, beta_nonzero);
+    path_trial_shape *s = i >= 0 ? &t->shape[i] : add(t, range, (int)layout, beta_nonzero);
     *path = s->path;
     if (s->path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
     *path = TCSPMM_PATH_HRPB;
     enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaStreamIsCapturing((cudaStream_t)stream, &capturing)));
+    cudaError_t e = cudaStreamIsCapturing((cudaStream_t)stream, &capturing);
+    if (capture_forbids(e)) return TCSPMM_SUCCESS;
+    TCSPMM_TRY(TCSPMM_CUDA(e));
     if (capturing != cudaStreamCaptureStatusNone) return TCSPMM_SUCCESS; /* the graph keeps HRPB */
-    TCSPMM_TRY(read_timing(s));
-    if (t->at_first_call || path_trial_due(s->calls, s->call_ms)) {
-        forget_timing(s);
-        const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
-        TCSPMM_TRY(measure(hrpb, cusparse, rows, &call, dC, ldc, &s->path));
-        *path = s->path;
-        return TCSPMM_SUCCESS;
-    }
-    if (s->calls >= 1 && s->call_ms < 0.0f && !s->stop) { /* time this one */
-        TCSPMM_TRY(TCSPMM_CUDA(cudaEventCreate(&s->start)));
-        tcspmm_status st = TCSPMM_CUDA(cudaEventCreate(&s->stop));
-        if (!st) st = TCSPMM_CUDA(cudaEventRecord(s->start, (cudaStream_t)stream));
-        if (st) {
-            forget_timing(s);
-            return st;
-        }
-        *stop = s->stop;
-    }
-    s->calls++;
-    return TCSPMM_SUCCESS;
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaThreadExchangeStreamCaptureMode(&mode)));
+    const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
+    tcspmm_status st = wait_or_measure(t, s, hrpb, cusparse, rows, &call, dC, ldc, path, stop);
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    return st;
 }
 
 void path_trial_free(path_trial *t)

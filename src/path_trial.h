@@ -18,6 +18,7 @@
 #define TCSPMM_PATH_TRIAL_H
 
 #include "cusparse_path.h"
+#include "gpu_timer.h"
 #include "kernels/hrpb_gpu.h"
 #include "tcspmm.h"
 
@@ -32,7 +33,11 @@ extern "C" {
  * cuSPARSE's kernels: bench/results/auto-measured-2026-11-26/); and the
  * products one measurement runs (4 candidates, 1 + GPU_TIMER_CHOICE_RUNS
  * rounds). */
-enum { PATH_TRIAL_SLOTS = 16, PATH_TRIAL_COST_MS = 50, PATH_TRIAL_PRODUCTS = 32 };
+enum {
+    PATH_TRIAL_SLOTS = 16,
+    PATH_TRIAL_COST_MS = 50,
+    PATH_TRIAL_PRODUCTS = (CUSPARSE_PATH_NUM_ALGS + 1) * (1 + GPU_TIMER_CHOICE_RUNS)
+};
 
 typedef struct path_trial_shape {
     int n_range; /* gpu_timer_n_range */
@@ -50,7 +55,7 @@ typedef struct path_trial {
 } path_trial;
 
 /* The path measured for a call of this shape, or TCSPMM_PATH_AUTO before
- * it is measured. */
+ * it is measured (its calls then run HRPB). */
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta);
 
 /* Whether calls products of call_ms each (call_ms < 0: not known yet) have
@@ -58,16 +63,18 @@ tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layo
  * such products. */
 int path_trial_due(int64_t calls, float call_ms);
 
-/* The path for this call. A measured shape's; else, where the shape is due
- * (or at_first_call) and stream is not capturing a graph, it is measured
- * now: on the call's alpha, beta and B into a scratch C (a copy of dC when
+/* The path for this call. A measured shape's. Else, where the shape is due
+ * (or at_first_call) and no graph capture forbids it, it is measured now:
+ * on the call's alpha, beta and B into a scratch C (a copy of dC when
  * beta != 0; the caller's C is not touched), cuSPARSE's algorithms and the
  * HRPB kernel raced (gpu_timer_race: interleaved, L2 flushed, the median of
  * GPU_TIMER_CHOICE_RUNS each), cuSPARSE keeping its algorithms' times as
  * its own tuning; HRPB wins if it beat the algorithm the call would run;
- * this synchronizes stream. Else HRPB, and *stop, where not NULL, is an
- * event the caller records on stream right after running it (this call is
- * timed). rows: A's. */
+ * this synchronizes stream. A measurement that fails for want of memory
+ * returns that; any other failure leaves the shape on HRPB, the error
+ * cleared. Else HRPB, and *stop, where not NULL, is an event the caller
+ * records on stream right after running it (this call is timed).
+ * rows: A's. */
 tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path *cusparse,
                               int64_t rows, int64_t n, float alpha, const float *dB, int64_t ldb,
                               float beta, const float *dC, int64_t ldc, tcspmm_layout layout,

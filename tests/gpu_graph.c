@@ -2,10 +2,13 @@
  * repeats a product may do), on every GPU path: HRPB in
  * TF32 and FP32 (row- and column-major, split panels, clustered rows),
  * cuSPARSE, the measured auto path (a shape measured at its first call,
- * and one not measured yet, captured on the rule's choice), and the
- * structured path in TF32 and BF16. For each: one call
- * outside the capture with the same shape and buffers (it sets up what the
- * header says a captured call needs), then the call captured on a stream,
+ * and one not measured yet, captured on HRPB), and the
+ * structured path in TF32 and BF16. For each: two calls
+ * outside the capture with the same shape and buffers (the first sets up
+ * what the header says a captured call needs; on a plan that measures
+ * later, the second is timed, so the capture finds that timing pending),
+ * then the call captured on a stream (a plan's path for the shape must be
+ * the same after it: nothing is measured while capturing),
  * then the graph launched twice, each time on fresh B and C written into the
  * same buffers, against the float64 reference; C is poisoned (NaN) when
  * beta == 0.
@@ -99,10 +102,15 @@ static void check_graph(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     test_operands_make(&t, A, n, layout, pad, beta, seed++);
     device_operands d;
     device_operands_make(&d, &t);
-    CHECK_OK(tcspmm_spmm(plan, n, alpha, d.dB, t.ldb, beta, d.dC, t.ldc, layout, d.s));
+    for (int call = 0; call < 2; call++)
+        CHECK_OK(tcspmm_spmm(plan, n, alpha, d.dB, t.ldb, beta, d.dC, t.ldc, layout, d.s));
     CHECK(cudaStreamSynchronize(d.s) == cudaSuccess);
+    tcspmm_path before = TCSPMM_PATH_CPU, after = TCSPMM_PATH_SPARSE24;
+    CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &before));
     cudaGraph_t graph;
     cudaGraphExec_t exec = capture(plan, n, alpha, t.ldb, beta, t.ldc, layout, &d, &graph, what);
+    CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &after));
+    CHECK(after == before);
     for (int round = 0; round < 2 && exec; round++)
         check_launch(exec, &d, A, n, layout, pad, alpha, beta, tol, what);
     if (exec) cudaGraphExecDestroy(exec);

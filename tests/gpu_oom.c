@@ -97,6 +97,7 @@ int main(void)
             tcspmm_options opt;
             tcspmm_options_init(&opt);
             opt.path = paths[p];
+            opt.measure_at_first_call = 1; /* an auto plan measures in the call below */
             tcspmm_plan *plan = NULL;
             tcspmm_status st = tcspmm_plan_create(&A, &opt, &plan);
             char what[96];

@@ -35,6 +35,12 @@ static void test_status_and_errors(void)
     CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(tcspmm_last_error(), "panel_rows") != NULL);
     CHECK(plan == NULL);
+    opt.panel_rows = 16;
+    CHECK(opt.rule_only == 0 && opt.measure_at_first_call == 0);
+    opt.measure_at_first_call = 2;
+    CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "measure_at_first_call") != NULL);
+    CHECK(plan == NULL);
     CHECK(strcmp(tcspmm_path_name(TCSPMM_PATH_HRPB), "hrpb") == 0);
     CHECK(strcmp(tcspmm_precision_name(TCSPMM_PRECISION_FP32), "fp32") == 0);
 }

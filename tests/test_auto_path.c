@@ -13,7 +13,7 @@
  * other matrix, N = 1 included, is left to the measurement (AUTO), and the
  * reason keeps the rule's; a measurement covers a range of N whose edges
  * are the HRPB kernel's (32, 64, 128), and it is taken once the calls run
- * on the rule's path have cost about what measuring does. */
+ * on HRPB until then have cost about what measuring does. */
 #include <string.h>
 
 #include "auto_path.h"
@@ -148,7 +148,7 @@ int main(void)
     CHECK(gpu_timer_n_range(65) == gpu_timer_n_range(128) && gpu_timer_n_range(128) != gpu_timer_n_range(129));
     CHECK(gpu_timer_n_range(INT64_MAX) == 63);
 
-    /* when a shape is measured: once its calls on the rule's path have cost
+    /* when a shape is measured: once its calls on HRPB have cost
      * PATH_TRIAL_COST_MS (50) plus PATH_TRIAL_PRODUCTS (32) calls; never
      * before one call is timed; a 15.6 us call after 3232 calls, a 2 ms call
      * after 57, a 1 s call after 33 */

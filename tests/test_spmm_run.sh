@@ -25,7 +25,7 @@ expect shape 0 'matrix: .*: 16675 x 23541, 76473 non-zeros' -- "$run" "$data/lp_
 expect info_rows 0 '^info: rows=10605$' -- "$run" "$data/ted_B.mtx.gz" --info
 expect info_nnz_sym 0 '^info: nnz=144579$' -- "$run" "$data/ted_B.mtx.gz" --info
 expect info_path 0 '^info: path=' -- "$run" "$data/cora.mtx" --info
-expect info_path_run 0 '^info: path_run=(cpu|hrpb|cusparse)$' -- "$run" "$data/cora.mtx" --info
+expect info_path_run 0 '^info: path_run=(cpu|hrpb|cusparse|auto)$' -- "$run" "$data/cora.mtx" --info
 expect rule_only 0 '^check: .* PASS$' -- "$run" "$data/cora.mtx" --check --rule-only
 expect json 0 '^\{"file": ".*", .*"check_pass": 1.*\}$' -- "$run" "$data/cora.mtx" --check --json
 expect bench_cpu 0 '^bench: cpu .* GFLOP/s' -- "$run" "$data/cora.mtx" --bench --path cpu --reps 3
