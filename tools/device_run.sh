@@ -37,7 +37,7 @@ cmake -S . -B $build -DCMAKE_CUDA_ARCHITECTURES=90 -DTCSPMM_GIT_COMMIT="${COMMIT
 echo "build ok"
 
 if [ $tests = 1 ]; then
-  ctest --test-dir $build --output-on-failure -L gpu >$logs/ctest.log 2>&1
+  ctest --test-dir $build -V -L gpu >$logs/ctest.log 2>&1 # -V: every test's own lines
   grep -E "tests passed|tests failed|Failed|\*\*\*" $logs/ctest.log | tail -20
 fi
 
