@@ -58,8 +58,8 @@ struct cusparse_path {
     int alg3_churn; /* CSR_ALG3 calls in a row that preprocessed again; at ALG3_CHURN_LIMIT
                        the path stops taking CSR_ALG3 */
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
-        int n_range; /* gpu_timer_n_range */
-        int layout, beta_nonzero, alg, fallback;
+        gpu_timer_key key;
+        int alg, fallback;
     } tuned[TUNED_SLOTS];
     int num_tuned;
 };
@@ -294,11 +294,9 @@ void cusparse_path_candidates(cusparse_path *p, const gpu_product *op,
 /* The tuned slot of a call's shape, or -1. */
 static int find_tuned(const cusparse_path *p, int64_t n, tcspmm_layout layout, float beta)
 {
-    const int range = gpu_timer_n_range(n);
+    const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
     for (int i = 0; i < p->num_tuned; i++)
-        if (p->tuned[i].n_range == range && p->tuned[i].layout == (int)layout &&
-            p->tuned[i].beta_nonzero == (beta != 0.0f))
-            return i;
+        if (gpu_timer_key_equal(p->tuned[i].key, key)) return i;
     return -1;
 }
 
@@ -314,12 +312,10 @@ void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, f
         if (alg != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms[i] < best_fallback))
             best_fallback = ms[i], fallback = alg;
     }
-    const int range = gpu_timer_n_range(n);
+    const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
     int slot = find_tuned(p, n, layout, beta);
-    if (slot < 0) slot = p->num_tuned < TUNED_SLOTS ? p->num_tuned++ : range % TUNED_SLOTS;
-    p->tuned[slot].n_range = range;
-    p->tuned[slot].layout = (int)layout;
-    p->tuned[slot].beta_nonzero = beta != 0.0f;
+    if (slot < 0) slot = gpu_timer_key_slot(key, &p->num_tuned, TUNED_SLOTS);
+    p->tuned[slot].key = key;
     p->tuned[slot].alg = best_alg;
     p->tuned[slot].fallback = fallback;
 }

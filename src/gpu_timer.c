@@ -107,6 +107,22 @@ int gpu_timer_n_range(int64_t n)
     return bits;
 }
 
+gpu_timer_key gpu_timer_key_of(int64_t n, tcspmm_layout layout, float beta)
+{
+    return (gpu_timer_key){gpu_timer_n_range(n), (int)layout, beta != 0.0f};
+}
+
+int gpu_timer_key_equal(gpu_timer_key a, gpu_timer_key b)
+{
+    return a.n_range == b.n_range && a.layout == b.layout && a.beta_nonzero == b.beta_nonzero;
+}
+
+int gpu_timer_key_slot(gpu_timer_key k, int *used, int slots)
+{
+    if (*used < slots) return (*used)++;
+    return ((k.n_range * 2 + k.layout) * 2 + k.beta_nonzero) % slots;
+}
+
 void gpu_timer_sort(float *ms, int n)
 {
     qsort(ms, (size_t)n, sizeof(float), cmp_float);

@@ -5,19 +5,17 @@
 #include "error.h"
 #include "gpu_timer.h"
 
-/* The slot of the shape (range, layout, beta_nonzero), or -1. */
-static int find(const path_trial *t, int range, int layout, int beta_nonzero)
+/* The slot of the shape of key, or -1. */
+static int find(const path_trial *t, gpu_timer_key key)
 {
-    for (int i = 0; i < t->num_shapes; i++) {
-        const path_trial_shape *s = &t->shape[i];
-        if (s->n_range == range && s->layout == layout && s->beta_nonzero == beta_nonzero) return i;
-    }
+    for (int i = 0; i < t->num_shapes; i++)
+        if (gpu_timer_key_equal(t->shape[i].key, key)) return i;
     return -1;
 }
 
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta)
 {
-    const int i = find(t, gpu_timer_n_range(n), (int)layout, beta != 0.0f);
+    const int i = find(t, gpu_timer_key_of(n, layout, beta));
     return i < 0 ? TCSPMM_PATH_AUTO : t->shape[i].path;
 }
 
@@ -34,16 +32,12 @@ static void forget_timing(path_trial_shape *s)
     s->start = s->stop = NULL;
 }
 
-/* A new shape, not measured (a full table gives up a slot picked by all
- * three keys, so two shapes of one range do not evict each other). */
-static path_trial_shape *add(path_trial *t, int range, int layout, int beta_nonzero)
+/* A new shape, not measured. */
+static path_trial_shape *add(path_trial *t, gpu_timer_key key)
 {
-    const int key = (range * 2 + layout) * 2 + beta_nonzero;
-    path_trial_shape *s =
-        &t->shape[t->num_shapes < PATH_TRIAL_SLOTS ? t->num_shapes++ : key % PATH_TRIAL_SLOTS];
+    path_trial_shape *s = &t->shape[gpu_timer_key_slot(key, &t->num_shapes, PATH_TRIAL_SLOTS)];
     forget_timing(s);
-    *s = (path_trial_shape){.n_range = range, .layout = layout, .beta_nonzero = beta_nonzero,
-                            .path = TCSPMM_PATH_AUTO, .call_ms = -1.0f};
+    *s = (path_trial_shape){.key = key, .path = TCSPMM_PATH_AUTO, .call_ms = -1.0f};
     return s;
 }
 
@@ -172,9 +166,9 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
                               void *stream, tcspmm_path *path, cudaEvent_t *stop)
 {
     *stop = NULL;
-    const int range = gpu_timer_n_range(n), beta_nonzero = beta != 0.0f;
-    const int i = find(t, range, (int)layout, beta_nonzero);
-    path_trial_shape *s = i >= 0 ? &t->shape[i] : add(t, range, (int)layout, beta_nonzero);
+    const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
+    const int i = find(t, key);
+    path_trial_shape *s = i >= 0 ? &t->shape[i] : add(t, key);
     *path = s->path;
     if (s->path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
     *path = TCSPMM_PATH_HRPB;

@@ -40,8 +40,7 @@ enum {
 };
 
 typedef struct path_trial_shape {
-    int n_range; /* gpu_timer_n_range */
-    int layout, beta_nonzero;
+    gpu_timer_key key;
     tcspmm_path path;        /* measured: HRPB or CUSPARSE; AUTO until then */
     int64_t calls;           /* calls run on HRPB until then */
     float call_ms;           /* the second of them, timed; < 0 until read */

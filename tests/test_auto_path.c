@@ -148,6 +148,21 @@ int main(void)
     CHECK(gpu_timer_n_range(65) == gpu_timer_n_range(128) && gpu_timer_n_range(128) != gpu_timer_n_range(129));
     CHECK(gpu_timer_n_range(INT64_MAX) == 63);
 
+    /* a choice's key and its slot: free slots first, then one picked by the
+     * whole key (beta zero or not, and the layout, land apart) */
+    const gpu_timer_key k0 = gpu_timer_key_of(100, TCSPMM_LAYOUT_ROW_MAJOR, 0.0f);
+    const gpu_timer_key k1 = gpu_timer_key_of(100, TCSPMM_LAYOUT_ROW_MAJOR, 0.5f);
+    const gpu_timer_key kc = gpu_timer_key_of(100, TCSPMM_LAYOUT_COL_MAJOR, 0.0f);
+    CHECK(gpu_timer_key_equal(k0, gpu_timer_key_of(65, TCSPMM_LAYOUT_ROW_MAJOR, 0.0f)));
+    CHECK(!gpu_timer_key_equal(k0, k1) && !gpu_timer_key_equal(k0, kc));
+    int used = 0;
+    CHECK(gpu_timer_key_slot(k0, &used, 2) == 0 && gpu_timer_key_slot(k0, &used, 2) == 1 && used == 2);
+    CHECK(gpu_timer_key_slot(k0, &used, 16) == 2 && used == 3);
+    used = 16;
+    const int s0 = gpu_timer_key_slot(k0, &used, 16);
+    CHECK(s0 >= 0 && s0 < 16 && used == 16);
+    CHECK(gpu_timer_key_slot(k1, &used, 16) != s0 && gpu_timer_key_slot(kc, &used, 16) != s0);
+
     /* when a shape is measured: once its calls on HRPB have cost
      * PATH_TRIAL_COST_MS (50) plus PATH_TRIAL_PRODUCTS (32) calls; never
      * before one call is timed; a 15.6 us call after 3232 calls, a 2 ms call
