@@ -272,36 +272,35 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     return st;
 }
 
-tcspmm_status cusparse_path_run(void *call)
+/* One candidate of a race: algorithm alg of the path, or the rival, on op. */
+typedef struct race_call {
+    cusparse_path *p;
+    int alg;
+    cusparse_path_rival_fn rival;
+    const void *rival_ctx;
+    const gpu_product *op;
+} race_call;
+
+static tcspmm_status run_race_call(void *arg)
 {
-    const cusparse_path_call *c = call;
-    const gpu_product *o = &c->op;
+    const race_call *c = arg;
+    const gpu_product *o = c->op;
+    if (c->rival) return c->rival(c->rival_ctx, o);
     return cusparse_path_spmm(c->p, c->alg, o->n, o->alpha, o->B, o->ldb, o->beta, o->C, o->ldc,
                               o->layout, o->stream);
 }
 
-void cusparse_path_candidates(cusparse_path *p, const gpu_product *op,
-                              cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS], gpu_timer_fn *fns,
-                              void **args)
-{
-    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
-        calls[i] = (cusparse_path_call){p, cusparse_path_algs[i], *op};
-        fns[i] = cusparse_path_run;
-        args[i] = &calls[i];
-    }
-}
-
 /* The tuned slot of a call's shape, or -1. */
-static int find_tuned(const cusparse_path *p, int64_t n, tcspmm_layout layout, float beta)
+static int find_tuned(const cusparse_path *p, gpu_timer_key key)
 {
-    const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
     for (int i = 0; i < p->num_tuned; i++)
         if (gpu_timer_key_equal(p->tuned[i].key, key)) return i;
     return -1;
 }
 
-void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, float beta,
-                            const float ms[CUSPARSE_PATH_NUM_ALGS])
+/* Keeps, for key, the fastest of ms[i] (cusparse_path_algs[i]; -1: not
+ * offered) and the fastest but CSR_ALG3. */
+static void remember(cusparse_path *p, gpu_timer_key key, const float *ms)
 {
     float best = -1.0f, best_fallback = -1.0f;
     int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
@@ -312,35 +311,41 @@ void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, f
         if (alg != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms[i] < best_fallback))
             best_fallback = ms[i], fallback = alg;
     }
-    const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
-    int slot = find_tuned(p, n, layout, beta);
+    int slot = find_tuned(p, key);
     if (slot < 0) slot = gpu_timer_key_slot(key, &p->num_tuned, TUNED_SLOTS);
     p->tuned[slot].key = key;
     p->tuned[slot].alg = best_alg;
     p->tuned[slot].fallback = fallback;
 }
 
-/* Races the algorithms for (n's range, layout, beta zero or not) on a
- * scratch C and remembers the fastest. With beta != 0 the scratch C starts
- * as a copy of the caller's C, since an algorithm's speed then includes
- * reading it (on an H200, choices made with beta = 0 ran 3-6% slower than
- * the best one with beta = 1 on two matrices, and once 24% slower). */
-static tcspmm_status tune(cusparse_path *p, const gpu_product *call, const float *dC, int64_t ldc)
+/* With beta != 0 the scratch C starts as a copy of the caller's C, since an
+ * algorithm's speed then includes reading it (on an H200, choices made with
+ * beta = 0 ran 3-6% slower than the best one with beta = 1 on two matrices,
+ * and once 24% slower). */
+tcspmm_status cusparse_path_race(cusparse_path *p, const gpu_product *call, const float *dC,
+                                 int64_t ldc, cusparse_path_rival_fn rival, const void *rival_ctx,
+                                 float ms[CUSPARSE_PATH_NUM_ALGS + 1])
 {
+    enum { RIVAL = CUSPARSE_PATH_NUM_ALGS };
     gpu_product op = *call;
     gpu_timer t;
     TCSPMM_TRY(gpu_timer_create(&t, op.stream));
     tcspmm_status st = gpu_timer_scratch_c(p->rows, dC, ldc, &op);
-    cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS];
-    gpu_timer_fn fns[CUSPARSE_PATH_NUM_ALGS];
-    void *args[CUSPARSE_PATH_NUM_ALGS];
-    float ms[CUSPARSE_PATH_NUM_ALGS];
-    cusparse_path_candidates(p, &op, calls, fns, args);
-    if (!st) st = gpu_timer_race(&t, fns, args, CUSPARSE_PATH_NUM_ALGS, ms);
+    race_call calls[RIVAL + 1];
+    gpu_timer_fn fns[RIVAL + 1];
+    void *args[RIVAL + 1];
+    for (int i = 0; i <= RIVAL; i++) {
+        calls[i] = (race_call){p, i < RIVAL ? cusparse_path_algs[i] : 0, i < RIVAL ? NULL : rival,
+                               rival_ctx, &op};
+        fns[i] = run_race_call;
+        args[i] = &calls[i];
+    }
+    ms[RIVAL] = -1.0f;
+    if (!st) st = gpu_timer_race(&t, fns, args, rival ? RIVAL + 1 : RIVAL, ms);
     if (op.C) cudaFreeAsync(op.C, (cudaStream_t)op.stream);
     gpu_timer_destroy(&t);
     TCSPMM_TRY(st);
-    cusparse_path_remember(p, op.n, op.layout, op.beta, ms);
+    remember(p, gpu_timer_key_of(op.n, op.layout, op.beta), ms);
     return TCSPMM_SUCCESS;
 }
 
@@ -348,11 +353,13 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
                                      tcspmm_layout layout, void *stream, int *alg)
 {
-    int slot = find_tuned(p, n, layout, beta);
+    const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
+    int slot = find_tuned(p, key);
     if (slot < 0) {
         const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
-        TCSPMM_TRY(tune(p, &call, dC, ldc));
-        slot = find_tuned(p, n, layout, beta);
+        float ms[CUSPARSE_PATH_NUM_ALGS + 1];
+        TCSPMM_TRY(cusparse_path_race(p, &call, dC, ldc, NULL, NULL, ms));
+        slot = find_tuned(p, key);
     }
     *alg = p->tuned[slot].alg;
     if (*alg == CUSPARSE_SPMM_CSR_ALG3 &&

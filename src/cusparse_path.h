@@ -45,26 +45,19 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
                                  const float *dB, int64_t ldb, float beta, float *dC,
                                  int64_t ldc, tcspmm_layout layout, void *stream);
 
-/* One product with algorithm alg, as a candidate of gpu_timer_race:
- * cusparse_path_run(&call) runs cusparse_path_spmm on call's operands. */
-typedef struct cusparse_path_call {
-    cusparse_path *p;
-    int alg;
-    gpu_product op;
-} cusparse_path_call;
-tcspmm_status cusparse_path_run(void *call);
+/* Another way to make the product, raced against cuSPARSE's algorithms:
+ * rival(ctx, op) computes it on op's operands (op->C: the race's scratch). */
+typedef tcspmm_status (*cusparse_path_rival_fn)(const void *ctx, const gpu_product *op);
 
-/* The candidates of a race of cusparse_path_algs on op: calls[i] (the
- * storage), fns[i] and args[i] for gpu_timer_race. */
-void cusparse_path_candidates(cusparse_path *p, const gpu_product *op,
-                              cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS], gpu_timer_fn *fns,
-                              void **args);
-
-/* Remembers ms[i], the median times of cusparse_path_algs[i] (-1: not
- * offered) raced on a call of this shape, as cusparse_path_pick_alg's own
- * measurement would: its later calls then look the choice up. */
-void cusparse_path_remember(cusparse_path *p, int64_t n, tcspmm_layout layout, float beta,
-                            const float ms[CUSPARSE_PATH_NUM_ALGS]);
+/* The race behind cusparse_path_pick_alg: cusparse_path_algs, and rival
+ * where not NULL, on call's alpha, beta and B into a scratch C (a copy of
+ * dC when beta != 0; gpu_timer_race, on call->stream, which it
+ * synchronizes). The algorithms' times become the tuning of call's shape;
+ * ms[i]: the median of cusparse_path_algs[i] (-1: not offered), and
+ * ms[CUSPARSE_PATH_NUM_ALGS] the rival's (-1 without one). */
+tcspmm_status cusparse_path_race(cusparse_path *p, const gpu_product *call, const float *dC,
+                                 int64_t ldc, cusparse_path_rival_fn rival, const void *rival_ctx,
+                                 float ms[CUSPARSE_PATH_NUM_ALGS + 1]);
 
 /* A host copy of the path's matrix (for products on the host). */
 tcspmm_status cusparse_path_download(const cusparse_path *p, tcspmm_csr *out);

@@ -73,49 +73,27 @@ static tcspmm_status read_timing(path_trial_shape *s)
     return TCSPMM_SUCCESS;
 }
 
-/* One HRPB product, as a candidate of gpu_timer_race. */
-typedef struct hrpb_call {
-    const hrpb_gpu *hrpb;
-    gpu_product op;
-} hrpb_call;
-
-static tcspmm_status run_hrpb_call(void *arg)
+/* The HRPB kernel as the rival of cuSPARSE's algorithms in a race. */
+static tcspmm_status run_hrpb(const void *hrpb, const gpu_product *o)
 {
-    const hrpb_call *c = arg;
-    const gpu_product *o = &c->op;
-    return hrpb_gpu_spmm(c->hrpb, o->n, o->alpha, o->B, o->ldb, o->beta, o->C, o->ldc, o->layout,
+    return hrpb_gpu_spmm(hrpb, o->n, o->alpha, o->B, o->ldb, o->beta, o->C, o->ldc, o->layout,
                          o->stream);
 }
 
-/* The measurement of a new shape: cuSPARSE's algorithms and the HRPB kernel
- * raced on one scratch C; cuSPARSE remembers its own times. *path: HRPB if
- * its median beat that of the algorithm the call would run on cuSPARSE. */
-static tcspmm_status measure(const hrpb_gpu *hrpb, cusparse_path *cusparse, int64_t rows,
-                             const gpu_product *call, const float *dC, int64_t ldc,
-                             tcspmm_path *path)
+/* The measurement of a shape: cuSPARSE's algorithms and the HRPB kernel in
+ * one race (cuSPARSE keeps its algorithms' times as its tuning). *path:
+ * HRPB if its median beat that of the algorithm the call would run on
+ * cuSPARSE. */
+static tcspmm_status measure(const hrpb_gpu *hrpb, cusparse_path *cusparse, const gpu_product *call,
+                             const float *dC, int64_t ldc, tcspmm_path *path)
 {
-    enum { HRPB = CUSPARSE_PATH_NUM_ALGS, CANDIDATES };
-    gpu_product op = *call;
-    gpu_timer t;
-    TCSPMM_TRY(gpu_timer_create(&t, op.stream));
-    tcspmm_status st = gpu_timer_scratch_c(rows, dC, ldc, &op);
-    cusparse_path_call calls[CUSPARSE_PATH_NUM_ALGS];
-    hrpb_call h = {hrpb, op};
-    gpu_timer_fn fns[CANDIDATES];
-    void *args[CANDIDATES];
-    float ms[CANDIDATES];
-    cusparse_path_candidates(cusparse, &op, calls, fns, args);
-    fns[HRPB] = run_hrpb_call;
-    args[HRPB] = &h;
-    if (!st) st = gpu_timer_race(&t, fns, args, CANDIDATES, ms);
-    if (op.C) cudaFreeAsync(op.C, (cudaStream_t)op.stream);
-    gpu_timer_destroy(&t);
-    TCSPMM_TRY(st);
-    cusparse_path_remember(cusparse, op.n, op.layout, op.beta, ms);
+    float ms[CUSPARSE_PATH_NUM_ALGS + 1];
+    TCSPMM_TRY(cusparse_path_race(cusparse, call, dC, ldc, run_hrpb, hrpb, ms));
     int alg = 0;
-    TCSPMM_TRY(cusparse_path_pick_alg(cusparse, op.n, op.alpha, op.B, op.ldb, op.beta, dC, ldc,
-                                      op.layout, op.stream, &alg));
-    *path = ms[HRPB] < ms[cusparse_path_alg_index(alg)] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
+    TCSPMM_TRY(cusparse_path_pick_alg(cusparse, call->n, call->alpha, call->B, call->ldb,
+                                      call->beta, dC, ldc, call->layout, call->stream, &alg));
+    *path = ms[CUSPARSE_PATH_NUM_ALGS] < ms[cusparse_path_alg_index(alg)] ? TCSPMM_PATH_HRPB
+                                                                          : TCSPMM_PATH_CUSPARSE;
     return TCSPMM_SUCCESS;
 }
 
@@ -125,8 +103,7 @@ static tcspmm_status measure(const hrpb_gpu *hrpb, cusparse_path *cusparse, int6
  * Runs with this thread's capture mode relaxed, so that another thread's
  * capture is not broken by it. */
 static tcspmm_status wait_or_measure(path_trial *t, path_trial_shape *s, const hrpb_gpu *hrpb,
-                                     cusparse_path *cusparse, int64_t rows,
-                                     const gpu_product *call, const float *dC, int64_t ldc,
+                                     cusparse_path *cusparse, const gpu_product *call, const float *dC, int64_t ldc,
                                      tcspmm_path *path, cudaEvent_t *stop)
 {
     TCSPMM_TRY(read_timing(s));
@@ -137,7 +114,7 @@ static tcspmm_status wait_or_measure(path_trial *t, path_trial_shape *s, const h
                                                                captures: later */
         else if (q != cudaSuccess) return TCSPMM_CUDA(q);
         forget_timing(s);
-        tcspmm_status st = measure(hrpb, cusparse, rows, call, dC, ldc, &s->path);
+        tcspmm_status st = measure(hrpb, cusparse, call, dC, ldc, &s->path);
         if (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) return st; /* the plan stops measuring */
         if (st) { /* this shape stays on HRPB; the product still runs */
             tcspmm_clear_error();
@@ -161,7 +138,7 @@ static tcspmm_status wait_or_measure(path_trial *t, path_trial_shape *s, const h
 }
 
 tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path *cusparse,
-                              int64_t rows, int64_t n, float alpha, const float *dB, int64_t ldb,
+                              int64_t n, float alpha, const float *dB, int64_t ldb,
                               float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
                               void *stream, tcspmm_path *path, cudaEvent_t *stop)
 {
@@ -180,7 +157,7 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
     TCSPMM_TRY(TCSPMM_CUDA(cudaThreadExchangeStreamCaptureMode(&mode)));
     const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
-    tcspmm_status st = wait_or_measure(t, s, hrpb, cusparse, rows, &call, dC, ldc, path, stop);
+    tcspmm_status st = wait_or_measure(t, s, hrpb, cusparse, &call, dC, ldc, path, stop);
     cudaThreadExchangeStreamCaptureMode(&mode);
     return st;
 }

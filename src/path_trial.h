@@ -72,10 +72,9 @@ int path_trial_due(int64_t calls, float call_ms);
  * this synchronizes stream. A measurement that fails for want of memory
  * returns that; any other failure leaves the shape on HRPB, the error
  * cleared. Else HRPB, and *stop, where not NULL, is an event the caller
- * records on stream right after running it (this call is timed).
- * rows: A's. */
+ * records on stream right after running it (this call is timed). */
 tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path *cusparse,
-                              int64_t rows, int64_t n, float alpha, const float *dB, int64_t ldb,
+                              int64_t n, float alpha, const float *dB, int64_t ldb,
                               float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
                               void *stream, tcspmm_path *path, cudaEvent_t *stop);
 

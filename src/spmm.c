@@ -121,9 +121,8 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     tcspmm_path path = plan->info.path;
     cudaEvent_t timed = NULL; /* recorded after this call's product (path_trial.h) */
     if (path == TCSPMM_PATH_AUTO) { /* measured: this shape's faster path, or HRPB until then */
-        tcspmm_status st = path_trial_pick(&plan->trial, plan->hrpb_dev, plan->cusparse,
-                                           plan->info.rows, n, alpha, dB, ldb, beta, dC, ldc,
-                                           layout, stream, &path, &timed);
+        tcspmm_status st = path_trial_pick(&plan->trial, plan->hrpb_dev, plan->cusparse, n, alpha,
+                                           dB, ldb, beta, dC, ldc, layout, stream, &path, &timed);
         if (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) {
             tcspmm_clear_error();
             plan_stop_measuring(plan);
