@@ -247,9 +247,10 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     const int alg3 = alg == CUSPARSE_SPMM_CSR_ALG3;
     const int preprocess = alg3 || n == 1 ||
                            (alg == CUSPARSE_SPMM_ALG_DEFAULT && layout == TCSPMM_LAYOUT_COL_MAJOR);
-    const int again = p->alg[a].pre_valid && !same_shape(&p->alg[a].pre, &shape);
-    if (!st && alg3 && p->alg3_churn < ALG3_CHURN_LIMIT) p->alg3_churn = again ? p->alg3_churn + 1 : 0;
-    if (!st && preprocess && !(p->alg[a].pre_valid && same_shape(&p->alg[a].pre, &shape))) {
+    const int stale = !(p->alg[a].pre_valid && same_shape(&p->alg[a].pre, &shape));
+    if (!st && alg3 && p->alg3_churn < ALG3_CHURN_LIMIT) /* again, not the first time */
+        p->alg3_churn = stale && p->alg[a].pre_valid ? p->alg3_churn + 1 : 0;
+    if (!st && preprocess && stale) {
         cusparseStatus_t s = cusparseSpMM_preprocess(
             p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
             A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->alg[a].work);
