@@ -241,7 +241,10 @@ tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);
 /* *path = the path a tcspmm_spmm call of this n, layout and beta runs:
  * info.path, or on a measured plan the path measured for that shape (its
  * range of n, layout and beta zero or not; TCSPMM_PATH_AUTO until it is
- * measured, while its calls run HRPB). */
+ * measured, while its calls run HRPB). That is the path for B and C that
+ * cuSPARSE's CSR_ALG3 may run on (16-byte-aligned, ldb and ldc divisible
+ * by 4), while the plan still takes CSR_ALG3 (it gives it up when B or C
+ * keep changing); without CSR_ALG3 a shape may run HRPB instead. */
 tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout,
                                    float beta, tcspmm_path *path);
 

@@ -187,10 +187,14 @@ tcspmm_status cusparse_path_download(const cusparse_path *p, tcspmm_csr *out)
     return st;
 }
 
-/* Whether CSR_ALG3 may run on these B and C (see the top of the file). */
-static int alg3_allowed(const float *dB, int64_t ldb, const float *dC, int64_t ldc)
+int cusparse_path_alg3_fits(const float *dB, int64_t ldb, const float *dC, int64_t ldc)
 {
     return ldb % 4 == 0 && ldc % 4 == 0 && (uintptr_t)dB % 16 == 0 && (uintptr_t)dC % 16 == 0;
+}
+
+int cusparse_path_keeps_alg3(const cusparse_path *p)
+{
+    return p->alg3_churn < ALG3_CHURN_LIMIT;
 }
 
 int cusparse_path_alg_index(int alg)
@@ -221,7 +225,7 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     if (a < 0)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "cuSPARSE SpMM %s is not one of this path's",
                            cusparse_path_alg_name(alg));
-    if (alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_allowed(dB, ldb, dC, ldc))
+    if (alg == CUSPARSE_SPMM_CSR_ALG3 && !cusparse_path_alg3_fits(dB, ldb, dC, ldc))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "cuSPARSE SpMM CSR_ALG3 is used only with 16-byte-aligned B and C and "
                            "leading dimensions divisible by 4");
@@ -364,7 +368,7 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
     }
     *alg = p->tuned[slot].alg;
     if (*alg == CUSPARSE_SPMM_CSR_ALG3 &&
-        (!alg3_allowed(dB, ldb, dC, ldc) || p->alg3_churn >= ALG3_CHURN_LIMIT))
+        !(cusparse_path_alg3_fits(dB, ldb, dC, ldc) && cusparse_path_keeps_alg3(p)))
         *alg = p->tuned[slot].fallback;
     return TCSPMM_SUCCESS;
 }

@@ -33,6 +33,14 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
                                      tcspmm_layout layout, void *stream, int *alg);
 
+/* Whether CSR_ALG3 may run on these B and C (16-byte-aligned, leading
+ * dimensions divisible by 4: cusparse_path.c). */
+int cusparse_path_alg3_fits(const float *dB, int64_t ldb, const float *dC, int64_t ldc);
+
+/* Whether the path still takes CSR_ALG3 where it measured fastest: not once
+ * the caller's buffers changed too often for its preprocessing to pay. */
+int cusparse_path_keeps_alg3(const cusparse_path *p);
+
 /* The path for A. dA, when not NULL, is A already on the device (nnz below
  * 2^31): its col_idx and values are taken over (set to NULL in dA), and A
  * may then be NULL (row_ptr is read back from dA). Without dA, A is

@@ -5,6 +5,8 @@
 #include "error.h"
 #include "gpu_timer.h"
 
+#include <cusparse.h>
+
 /* The slot of the shape of key, or -1. */
 static int find(const path_trial *t, gpu_timer_key key)
 {
@@ -13,10 +15,28 @@ static int find(const path_trial *t, gpu_timer_key key)
     return -1;
 }
 
-tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta)
+/* A shape's measured path for a call (TCSPMM_PATH_AUTO: not measured). */
+static tcspmm_path measured_path(const path_trial_shape *s, int alg3)
+{
+    return alg3 ? s->path : s->path_no_alg3;
+}
+
+tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta,
+                              int alg3)
 {
     const int i = find(t, gpu_timer_key_of(n, layout, beta));
-    return i < 0 ? TCSPMM_PATH_AUTO : t->shape[i].path;
+    return i < 0 ? TCSPMM_PATH_AUTO : measured_path(&t->shape[i], alg3);
+}
+
+tcspmm_path path_trial_faster(const float ms[CUSPARSE_PATH_NUM_ALGS + 1], int alg3)
+{
+    float best = -1.0f;
+    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++)
+        if (ms[i] >= 0.0f && (alg3 || cusparse_path_algs[i] != CUSPARSE_SPMM_CSR_ALG3) &&
+            (best < 0.0f || ms[i] < best))
+            best = ms[i];
+    return best >= 0.0f && ms[CUSPARSE_PATH_NUM_ALGS] >= best ? TCSPMM_PATH_CUSPARSE
+                                                               : TCSPMM_PATH_HRPB;
 }
 
 int path_trial_due(int64_t calls, float call_ms)
@@ -37,7 +57,8 @@ static path_trial_shape *add(path_trial *t, gpu_timer_key key)
 {
     path_trial_shape *s = &t->shape[gpu_timer_key_slot(key, &t->num_shapes, PATH_TRIAL_SLOTS)];
     forget_timing(s);
-    *s = (path_trial_shape){.key = key, .path = TCSPMM_PATH_AUTO, .call_ms = -1.0f};
+    *s = (path_trial_shape){
+        .key = key, .path = TCSPMM_PATH_AUTO, .path_no_alg3 = TCSPMM_PATH_AUTO, .call_ms = -1.0f};
     return s;
 }
 
@@ -81,19 +102,15 @@ static tcspmm_status run_hrpb(const void *hrpb, const gpu_product *o)
 }
 
 /* The measurement of a shape: cuSPARSE's algorithms and the HRPB kernel in
- * one race (cuSPARSE keeps its algorithms' times as its tuning). *path:
- * HRPB if its median beat that of the algorithm the call would run on
- * cuSPARSE. */
+ * one race (cuSPARSE keeps its algorithms' times as its tuning); the faster
+ * path with CSR_ALG3 and without. */
 static tcspmm_status measure(const hrpb_gpu *hrpb, cusparse_path *cusparse, const gpu_product *call,
-                             const float *dC, int64_t ldc, tcspmm_path *path)
+                             const float *dC, int64_t ldc, path_trial_shape *s)
 {
     float ms[CUSPARSE_PATH_NUM_ALGS + 1];
     TCSPMM_TRY(cusparse_path_race(cusparse, call, dC, ldc, run_hrpb, hrpb, ms));
-    int alg = 0;
-    TCSPMM_TRY(cusparse_path_pick_alg(cusparse, call->n, call->alpha, call->B, call->ldb,
-                                      call->beta, dC, ldc, call->layout, call->stream, &alg));
-    *path = ms[CUSPARSE_PATH_NUM_ALGS] < ms[cusparse_path_alg_index(alg)] ? TCSPMM_PATH_HRPB
-                                                                          : TCSPMM_PATH_CUSPARSE;
+    s->path = path_trial_faster(ms, 1);
+    s->path_no_alg3 = path_trial_faster(ms, 0);
     return TCSPMM_SUCCESS;
 }
 
@@ -104,7 +121,7 @@ static tcspmm_status measure(const hrpb_gpu *hrpb, cusparse_path *cusparse, cons
  * capture is not broken by it. */
 static tcspmm_status wait_or_measure(path_trial *t, path_trial_shape *s, const hrpb_gpu *hrpb,
                                      cusparse_path *cusparse, const gpu_product *call, const float *dC, int64_t ldc,
-                                     tcspmm_path *path, cudaEvent_t *stop)
+                                     int alg3, tcspmm_path *path, cudaEvent_t *stop)
 {
     TCSPMM_TRY(read_timing(s));
     if (t->at_first_call || path_trial_due(s->calls, s->call_ms)) {
@@ -114,14 +131,14 @@ static tcspmm_status wait_or_measure(path_trial *t, path_trial_shape *s, const h
                                                                captures: later */
         else if (q != cudaSuccess) return TCSPMM_CUDA(q);
         forget_timing(s);
-        tcspmm_status st = measure(hrpb, cusparse, call, dC, ldc, &s->path);
+        tcspmm_status st = measure(hrpb, cusparse, call, dC, ldc, s);
         if (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) return st; /* the plan stops measuring */
         if (st) { /* this shape stays on HRPB; the product still runs */
             tcspmm_clear_error();
             cudaGetLastError();
-            s->path = TCSPMM_PATH_HRPB;
+            s->path = s->path_no_alg3 = TCSPMM_PATH_HRPB;
         }
-        *path = s->path;
+        *path = measured_path(s, alg3);
         return TCSPMM_SUCCESS;
     }
     if (s->calls >= 1 && s->call_ms < 0.0f && !s->stop) { /* time this one */
@@ -146,8 +163,9 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
     const int i = find(t, key);
     path_trial_shape *s = i >= 0 ? &t->shape[i] : add(t, key);
-    *path = s->path;
-    if (s->path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
+    const int alg3 = cusparse_path_alg3_fits(dB, ldb, dC, ldc) && cusparse_path_keeps_alg3(cusparse);
+    *path = measured_path(s, alg3);
+    if (*path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
     *path = TCSPMM_PATH_HRPB;
     enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
     cudaError_t e = cudaStreamIsCapturing((cudaStream_t)stream, &capturing);
@@ -157,7 +175,7 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
     TCSPMM_TRY(TCSPMM_CUDA(cudaThreadExchangeStreamCaptureMode(&mode)));
     const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
-    tcspmm_status st = wait_or_measure(t, s, hrpb, cusparse, &call, dC, ldc, path, stop);
+    tcspmm_status st = wait_or_measure(t, s, hrpb, cusparse, &call, dC, ldc, alg3, path, stop);
     cudaThreadExchangeStreamCaptureMode(&mode);
     return st;
 }

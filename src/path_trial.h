@@ -42,6 +42,7 @@ enum {
 typedef struct path_trial_shape {
     gpu_timer_key key;
     tcspmm_path path;        /* measured: HRPB or CUSPARSE; AUTO until then */
+    tcspmm_path path_no_alg3; /* the same, for calls cuSPARSE runs without CSR_ALG3 */
     int64_t calls;           /* calls run on HRPB until then */
     float call_ms;           /* the second of them, timed; < 0 until read */
     cudaEvent_t start, stop; /* around the second call, until read */
@@ -54,8 +55,16 @@ typedef struct path_trial {
 } path_trial;
 
 /* The path measured for a call of this shape, or TCSPMM_PATH_AUTO before
- * it is measured (its calls then run HRPB). */
-tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta);
+ * it is measured (its calls then run HRPB); alg3: whether cuSPARSE may run
+ * CSR_ALG3 for the call (cusparse_path_alg3_fits, cusparse_path_keeps_alg3). */
+tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta,
+                              int alg3);
+
+/* The faster path by a measurement's medians (cusparse_path_race: ms[i]
+ * for cusparse_path_algs[i], -1 where not offered; ms[CUSPARSE_PATH_NUM_ALGS]
+ * for HRPB): HRPB if it beat every cuSPARSE algorithm the call may run
+ * (CSR_ALG3 only where alg3), else CUSPARSE. */
+tcspmm_path path_trial_faster(const float ms[CUSPARSE_PATH_NUM_ALGS + 1], int alg3);
 
 /* Whether calls products of call_ms each (call_ms < 0: not known yet) have
  * cost what measuring would: PATH_TRIAL_COST_MS plus PATH_TRIAL_PRODUCTS
@@ -68,7 +77,9 @@ int path_trial_due(int64_t calls, float call_ms);
  * beta != 0; the caller's C is not touched), cuSPARSE's algorithms and the
  * HRPB kernel raced (gpu_timer_race: interleaved, L2 flushed, the median of
  * GPU_TIMER_CHOICE_RUNS each), cuSPARSE keeping its algorithms' times as
- * its own tuning; HRPB wins if it beat the algorithm the call would run;
+ * its own tuning; HRPB wins if it beat the algorithms the call may run
+ * (path_trial_faster, asked again per call: a call CSR_ALG3 may not run
+ * on, or cuSPARSE giving CSR_ALG3 up, can turn the choice to HRPB);
  * this synchronizes stream. A measurement that fails for want of memory
  * returns that; any other failure leaves the shape on HRPB, the error
  * cleared. Else HRPB, and *stop, where not NULL, is an event the caller

@@ -493,7 +493,9 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
     if (!plan || !path)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_path_for: plan or path is NULL");
     *path = plan->info.path;
-    if (*path == TCSPMM_PATH_AUTO) *path = path_trial_lookup(&plan->trial, n, layout, beta);
+    if (*path == TCSPMM_PATH_AUTO) /* for B and C CSR_ALG3 may run on */
+        *path = path_trial_lookup(&plan->trial, n, layout, beta,
+                                  cusparse_path_keeps_alg3(plan->cusparse));
     return TCSPMM_SUCCESS;
 }
 

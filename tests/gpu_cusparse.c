@@ -11,7 +11,8 @@
  * A plan measuring later runs HRPB, correctly, until its calls have cost
  * what measuring does, and is measured within the calls that
  * path_trial_due allows for the time of one. Also tcspmm_spmm_host on
- * cuSPARSE, measured and HRPB plans, whose A lives on the device. */
+ * cuSPARSE, measured and HRPB plans, whose A lives on the device, and
+ * callers whose C alternates between two buffers. */
 #include "harness.h"
 #include "matgen.h"
 #include "path_trial.h"
@@ -176,6 +177,59 @@ static void check_measured_later(const tcspmm_csr *A, const char *what)
     tcspmm_plan_destroy(plan);
 }
 
+/* A caller whose C alternates between two buffers on every call, as
+ * callers that swap blocks of vectors do: on a plan of path (AUTO measuring
+ * at the first call), twelve calls of one shape (N = 32, row-major, beta =
+ * 0.5), each with fresh B and C checked against the reference. Such calls
+ * make the cuSPARSE path preprocess CSR_ALG3 again every time, until it
+ * gives CSR_ALG3 up (after three) for its next fastest algorithm, and a
+ * measured plan may then turn to HRPB: the products must stay right
+ * across both switches, and the shape must stay measured. */
+static void check_alternating_c(const tcspmm_csr *A, tcspmm_path path, const char *what)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = path;
+    opt.measure_at_first_call = 1;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    if (!plan) return;
+    const int64_t n = 32;
+    const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;
+    float *dB = NULL, *dC[2] = {NULL, NULL};
+    int passed = 0;
+    for (int call = 0; call < 12; call++) {
+        test_operands t;
+        test_operands_make(&t, A, n, row, 0, 0.5f, seed++);
+        if (!dB) {
+            CHECK(cudaMalloc((void **)&dB, t.bsize * sizeof(float)) == cudaSuccess);
+            CHECK(cudaMalloc((void **)&dC[0], t.csize * sizeof(float)) == cudaSuccess);
+            CHECK(cudaMalloc((void **)&dC[1], t.csize * sizeof(float)) == cudaSuccess);
+        }
+        float *C = dC[call % 2];
+        CHECK(cudaMemcpy(dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK(cudaMemcpy(C, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK_OK(tcspmm_spmm(plan, n, -1.25f, dB, t.ldb, 0.5f, C, t.ldc, row, NULL));
+        CHECK(cudaMemcpy(t.C, C, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+        CHECK_OK(reference_spmm(A, n, -1.25f, t.B, t.ldb, 0.5f, t.C0, t.ldc, row, t.ref));
+        compare_result r = compare_to_reference(t.C, t.ldc, row, t.ref, A->rows, n, 1e-3);
+        CHECK(r.pass);
+        passed += r.pass;
+        test_operands_free(&t);
+    }
+    tcspmm_path measured = TCSPMM_PATH_AUTO;
+    CHECK_OK(tcspmm_plan_path_for(plan, n, row, 0.5f, &measured));
+    CHECK(path == TCSPMM_PATH_AUTO
+              ? measured == TCSPMM_PATH_HRPB || measured == TCSPMM_PATH_CUSPARSE
+              : measured == path);
+    printf("%-28s n=%lld C alternating, %s plan: %d of 12 right, now %s\n", what, (long long)n,
+           tcspmm_path_name(path), passed, tcspmm_path_name(measured));
+    cudaFree(dB);
+    cudaFree(dC[0]);
+    cudaFree(dC[1]);
+    tcspmm_plan_destroy(plan);
+}
+
 /* The auto path's plan-time choice on A at N = 128, with and without
  * measurement. */
 static tcspmm_path auto_choice(const tcspmm_csr *A, int rule_only)
@@ -205,6 +259,8 @@ int main(void)
         tcspmm_path expect = f == 1 ? TCSPMM_PATH_HRPB : TCSPMM_PATH_AUTO;
         check_matrix(&A, TCSPMM_PATH_AUTO, expect, 1e-3, files[f]);
         if (expect == TCSPMM_PATH_AUTO) check_measured_later(&A, files[f]);
+        check_alternating_c(&A, TCSPMM_PATH_CUSPARSE, files[f]);
+        if (expect == TCSPMM_PATH_AUTO) check_alternating_c(&A, TCSPMM_PATH_AUTO, files[f]);
         tcspmm_path rule = auto_choice(&A, 1);
         CHECK(rule == TCSPMM_PATH_HRPB || rule == TCSPMM_PATH_CUSPARSE);
         tcspmm_csr_free(&A);

@@ -172,5 +172,19 @@ int main(void)
     CHECK(!path_trial_due(56, 2.0f) && path_trial_due(57, 2.0f));
     CHECK(!path_trial_due(32, 1000.0f) && path_trial_due(33, 1000.0f));
     CHECK(!path_trial_due(0, 0.0f));
+
+    /* the faster path by a race's medians (ALG_DEFAULT, CSR_ALG2, CSR_ALG3,
+     * HRPB): HRPB must beat every algorithm the call may run, and a call
+     * without CSR_ALG3 compares it with the others only */
+    const float alg3_fastest[] = {3.0f, 2.5f, 1.0f, 2.0f};
+    CHECK(path_trial_faster(alg3_fastest, 1) == TCSPMM_PATH_CUSPARSE);
+    CHECK(path_trial_faster(alg3_fastest, 0) == TCSPMM_PATH_HRPB);
+    const float hrpb_slowest[] = {3.0f, 2.5f, 1.0f, 4.0f};
+    CHECK(path_trial_faster(hrpb_slowest, 0) == TCSPMM_PATH_CUSPARSE);
+    const float tie[] = {2.0f, -1.0f, -1.0f, 2.0f}; /* a tie keeps cuSPARSE */
+    CHECK(path_trial_faster(tie, 1) == TCSPMM_PATH_CUSPARSE);
+    const float none_offered[] = {-1.0f, -1.0f, 1.0f, 9.0f};
+    CHECK(path_trial_faster(none_offered, 0) == TCSPMM_PATH_HRPB);
+    CHECK(path_trial_faster(none_offered, 1) == TCSPMM_PATH_CUSPARSE);
     return tests_finish();
 }

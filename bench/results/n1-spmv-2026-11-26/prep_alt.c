@@ -7,7 +7,10 @@
  * every call); gpu_timer_run, L2 flushed, 3 + 20 runs, the median in us.
  * Then, through the public API on a cuSPARSE plan (which picks its
  * algorithm), 200 calls back to back with C fixed and with C alternating:
- * the time per call. Built like n1_spmv.c (see run.sh). */
+ * the time per call; the same on an auto plan measuring at the first call
+ * and on an HRPB plan (added in the session after), with the path the
+ * auto plan reports for the shape after each. Built like n1_spmv.c (see
+ * run.sh). */
 #include "cusparse_path.h"
 #include "gpu_timer.h"
 #include "tcspmm.h"
@@ -46,17 +49,19 @@ static float *device_random(size_t count, unsigned seed)
     return d;
 }
 
-/* us per call of 200 tcspmm_spmm calls on a cuSPARSE plan, C fixed and alternating. */
-static void plan_calls(const tcspmm_csr *A, const call *c)
+/* us per call of 200 tcspmm_spmm calls on a plan of path, C fixed and alternating. */
+static void plan_calls(const tcspmm_csr *A, const call *c, tcspmm_path path)
 {
     tcspmm_options opt;
     tcspmm_options_init(&opt);
-    opt.path = TCSPMM_PATH_CUSPARSE;
+    opt.path = path;
+    opt.measure_at_first_call = 1;
     tcspmm_plan *plan = NULL;
     cudaEvent_t start, stop;
     if (tcspmm_plan_create(A, &opt, &plan) || cudaEventCreate(&start) || cudaEventCreate(&stop))
         exit(1);
     float us[2];
+    tcspmm_path ran[2];
     for (int alt = 0; alt < 2; alt++) {
         for (int i = 0; i < 210; i++) {
             if (i == 10 && cudaEventRecord(start, NULL)) exit(1);
@@ -71,10 +76,13 @@ static void plan_calls(const tcspmm_csr *A, const call *c)
             cudaEventElapsedTime(&ms, start, stop))
             exit(1);
         us[alt] = ms * 1e3f / 200;
+        if (tcspmm_plan_path_for(plan, c->n, c->layout, 0.0f, &ran[alt])) exit(1);
     }
-    printf("N=%-4lld %s plan: fixed %8.2f us/call  alt %8.2f us/call  alt/fixed %.3f\n",
-           (long long)c->n, c->layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", us[0], us[1],
-           us[1] / us[0]);
+    printf("N=%-4lld %s %s plan: fixed %8.2f us/call  alt %8.2f us/call  alt/fixed %.3f "
+           "(path %s, %s)\n",
+           (long long)c->n, c->layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col",
+           tcspmm_path_name(path), us[0], us[1], us[1] / us[0], tcspmm_path_name(ran[0]),
+           tcspmm_path_name(ran[1]));
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     tcspmm_plan_destroy(plan);
@@ -114,7 +122,9 @@ int main(int argc, char **argv)
                        (long long)n, row ? "row" : "col", cusparse_path_alg_name(c.alg),
                        ms[0][10] * 1e3, ms[1][10] * 1e3, ms[1][10] / ms[0][10]);
             }
-            plan_calls(&A, &c);
+            plan_calls(&A, &c, TCSPMM_PATH_CUSPARSE);
+            plan_calls(&A, &c, TCSPMM_PATH_AUTO);
+            plan_calls(&A, &c, TCSPMM_PATH_HRPB);
             cudaFree((void *)c.B);
             cudaFree(c.C[0]);
             cudaFree(c.C[1]);
