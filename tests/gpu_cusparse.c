@@ -84,12 +84,9 @@ static void check_host_product(const tcspmm_plan *plan, const tcspmm_csr *A, con
     test_operands_free(&t);
 }
 
-/* Every product of check_product on a plan of path (AUTO: the default,
- * measured where the rule is unsure, here at the first call of a shape);
- * expect: the plan's info.path. Each shape runs twice, so the second call
- * takes the first one's choice. */
-static void check_matrix(const tcspmm_csr *A, tcspmm_path path, tcspmm_path expect, double tol,
-                         const char *what)
+/* A plan of path (AUTO: measured, here at the first call of a shape), or
+ * NULL after a failed check. */
+static tcspmm_plan *plan_of(const tcspmm_csr *A, tcspmm_path path)
 {
     tcspmm_options opt;
     tcspmm_options_init(&opt);
@@ -97,6 +94,17 @@ static void check_matrix(const tcspmm_csr *A, tcspmm_path path, tcspmm_path expe
     opt.measure_at_first_call = 1;
     tcspmm_plan *plan = NULL;
     CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    return plan;
+}
+
+/* Every product of check_product on a plan of path (AUTO: the default,
+ * measured where the rule is unsure, here at the first call of a shape);
+ * expect: the plan's info.path. Each shape runs twice, so the second call
+ * takes the first one's choice. */
+static void check_matrix(const tcspmm_csr *A, tcspmm_path path, tcspmm_path expect, double tol,
+                         const char *what)
+{
+    tcspmm_plan *plan = plan_of(A, path);
     if (!plan) return;
     tcspmm_info info;
     CHECK_OK(tcspmm_plan_info(plan, &info));
@@ -187,12 +195,7 @@ static void check_measured_later(const tcspmm_csr *A, const char *what)
  * across both switches, and the shape must stay measured. */
 static void check_alternating_c(const tcspmm_csr *A, tcspmm_path path, const char *what)
 {
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.path = path;
-    opt.measure_at_first_call = 1;
-    tcspmm_plan *plan = NULL;
-    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    tcspmm_plan *plan = plan_of(A, path);
     if (!plan) return;
     const int64_t n = 32;
     const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;
