@@ -1,7 +1,7 @@
 /* sp24_wgmma.h: the Hopper kernel of the structured-sparsity path
- * (wgmma.mma_async.sp, sm_90a; src/kernels/sp24_wgmma.cu), called by
- * sp24_mma.cu on devices of compute capability 9.0 when the library was
- * built with it (TCSPMM_HAVE_WGMMA). It reads the same compressed matrix
+ * (wgmma.mma_async.sp; src/kernels/sp24_wgmma.cu, always built for sm_90a:
+ * CMakeLists.txt), called by sp24_mma.cu on devices of compute capability
+ * 9.0. It reads the same compressed matrix
  * (format/sparse24.h) and the same packed B (k contiguous, n_pad rows of
  * cols_pad elements) as the mma.sp kernel, or a caller's 16-bit B in
  * place. */
