@@ -143,7 +143,8 @@ tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
  * copied on the device, validated and built into HRPB there; the caller may
  * free it afterwards. Needs a GPU (TCSPMM_ERROR_NO_DEVICE otherwise) and
  * rows and nnz below 2^31 - 1. Paths that keep a host copy (cpu, sparse24)
- * or the cuSPARSE path's plan download A once. */
+ * and clustered rows download A once; the cuSPARSE path keeps the device
+ * copy and downloads only row_ptr. */
 tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_options *opt,
                                         tcspmm_plan **plan);
 

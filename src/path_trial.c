@@ -176,7 +176,8 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     TCSPMM_TRY(TCSPMM_CUDA(cudaThreadExchangeStreamCaptureMode(&mode)));
     const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
     tcspmm_status st = wait_or_measure(t, s, hrpb, cusparse, &call, dC, ldc, alg3, path, stop);
-    cudaThreadExchangeStreamCaptureMode(&mode);
+    const cudaError_t restored = cudaThreadExchangeStreamCaptureMode(&mode);
+    if (!st && restored != cudaSuccess) st = TCSPMM_CUDA(restored);
     return st;
 }
 

@@ -210,7 +210,8 @@ static int room_on_device(int64_t bytes)
 }
 
 /* Chooses the path from the request, the GPU, the structure and (for auto)
- * the HRPB metrics, building HRPB where the choice or --info needs it. */
+ * the HRPB metrics, building HRPB for the HRPB path and for an auto plan
+ * that is not sent to the structured path. */
 static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_gpu *dA)
 {
     tcspmm_path want = plan->opt.path;

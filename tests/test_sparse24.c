@@ -59,7 +59,7 @@ static void test_detect_generated(void)
 {
     tcspmm_csr A;
     CHECK_OK(sp24_gen(203, 141, SP24_2TO4, 0.0, 11, &A));
-    CHECK(strcmp(sparse24_structure(&A), "2:4") == 0);
+    CHECK(strcmp(sparse24_structure_name(sparse24_detect(&A)), "2:4") == 0);
     /* one more entry in row 5's group 0 (which holds 2, drop = 0) makes it none */
     int64_t k5 = A.row_ptr[5], extra_col = 0;
     CHECK(A.row_ptr[6] - k5 > 2 && A.col_idx[k5 + 1] < 4 && A.col_idx[k5 + 2] >= 4);

@@ -565,8 +565,8 @@ tcspmm_status family_blockdiag(int64_t k, const tcspmm_csr *A, tcspmm_csr *out)
 /* ------------------------------------------------------------------ */
 /* Magnitude pruning to keep-of-group_size (2:4, 1:2) */
 
-/* Marks in *kept_mask the keep entries of v[0..width) with the largest |v|,
- * the lower position winning ties. width <= 4. */
+/* The mask (bit i: v[i]) of the keep entries of v[0..width) with the
+ * largest |v|, the lower position winning ties. width <= 4. */
 static unsigned keep_largest(const float *v, int width, int keep)
 {
     unsigned kept = 0;

@@ -29,7 +29,7 @@ static int die(tcspmm_status st, const char *what)
     return 1;
 }
 
-/* Rows of the banded matrix: [lo, lo + width) clipped to the matrix. */
+/* The columns of row i of the banded matrix: [lo, hi), width wide, clipped to the matrix. */
 static void band_window(int64_t i, int64_t n, int64_t width, int64_t *lo, int64_t *hi)
 {
     int64_t start = i - width / 2;

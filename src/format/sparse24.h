@@ -63,9 +63,6 @@ sp24_structure sparse24_detect(const tcspmm_csr *A);
 /* "2:4", "1:2" or "none". */
 const char *sparse24_structure_name(sp24_structure s);
 
-/* sparse24_structure_name(sparse24_detect(A)), for tcspmm_info.structure. */
-const char *sparse24_structure(const tcspmm_csr *A);
-
 typedef struct sp24 {
     tcspmm_precision precision; /* TF32, BF16 or FP16 */
     int64_t rows, cols;         /* logical M x K */

@@ -48,8 +48,3 @@ const char *sparse24_structure_name(sp24_structure s)
     }
     return "none";
 }
-
-const char *sparse24_structure(const tcspmm_csr *A)
-{
-    return sparse24_structure_name(sparse24_detect(A));
-}

@@ -7,7 +7,7 @@
  * packed on the device into a zero-padded, k-contiguous copy in the kernel's
  * precision (fp32 is rounded to nearest: bf16/fp16 ties to even, tf32 ties
  * away), kept in a scratch buffer of the handle; then one of two kernels
- * runs. On compute capability 9.0, when the library was built for sm_90a:
+ * runs. On compute capability 9.0 (the library always builds it for sm_90a):
  * the warpgroup kernel (sp24_wgmma.cu: wgmma.mma_async.sp fed by TMA), which
  * reads a bf16/fp16 B in place, without the packed copy, when its address
  * is a multiple of 16 bytes and ldb of 8 elements. Else
@@ -52,8 +52,8 @@ tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, const void *dB,
 sp24_kernel sp24_gpu_kernel(const sp24_gpu *g);
 
 /* Makes g run kernel k (tests and benchmarks compare the two):
- * TCSPMM_ERROR_UNSUPPORTED when k is the warpgroup kernel and this build or
- * device cannot run it. */
+ * TCSPMM_ERROR_UNSUPPORTED when k is the warpgroup kernel and the device
+ * cannot run it (compute capability other than 9.0). */
 tcspmm_status sp24_gpu_set_kernel(sp24_gpu *g, sp24_kernel k);
 
 /* "wgmma.sp" or "mma.sp". */

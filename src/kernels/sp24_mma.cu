@@ -440,7 +440,7 @@ extern "C" tcspmm_status sp24_gpu_set_kernel(sp24_gpu *g, sp24_kernel k)
     if (k == SP24_KERNEL_WGMMA && !sp24_wgmma_usable())
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "sp24_gpu_set_kernel: wgmma.sp needs a compute capability 9.0 "
-                           "device and a build with sm_90a (CUDA 12 or later)");
+                           "device");
     g->kernel = k;
     return TCSPMM_SUCCESS;
 }
