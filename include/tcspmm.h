@@ -70,6 +70,12 @@ void tcspmm_csr_free(tcspmm_csr *A);
  * range and sorted within each row, finite values. */
 tcspmm_status tcspmm_csr_validate(const tcspmm_csr *A);
 
+/* *out = A^T, a freshly allocated CSR (on the host, with OpenMP threads),
+ * for products with the transpose: a GNN's backward pass multiplies by A^T,
+ * so make a second plan from it once. A must pass tcspmm_csr_validate and
+ * have at most 2^31 - 1 rows (they become A^T's column indices). */
+tcspmm_status tcspmm_csr_transpose(const tcspmm_csr *A, tcspmm_csr *out);
+
 /* ------------------------------------------------------------------ */
 typedef enum tcspmm_layout {
     TCSPMM_LAYOUT_ROW_MAJOR = 0, /* element (i, j) at i*ld + j */

@@ -1,6 +1,7 @@
 # core.cmake: tests of the public API, spmm_run, the cuSPARSE path and the
 # installed package.
 tcspmm_add_test(test_api SOURCES test_api.c matgen.c)
+tcspmm_add_test(test_csr_transpose SOURCES test_csr_transpose.c matgen.c)
 tcspmm_add_test(gpu_cusparse SOURCES gpu_cusparse.c matgen.c LABELS gpu)
 
 add_test(NAME test_spmm_run

@@ -22,6 +22,9 @@ expect check_cpu 0 '^check: rel_err=.* PASS$' -- "$run" "$data/cora.mtx" --check
 expect check_sym_col 0 '^check: .* PASS$' -- "$run" "$data/ted_B.mtx.gz" --check --n 7 --layout col --beta 0.5
 expect check_rect_n1 0 '^check: .* PASS$' -- "$run" "$data/lp_stocfor3.mtx.gz" --check --n 1 --alpha -2
 expect shape 0 'matrix: .*: 16675 x 23541, 76473 non-zeros' -- "$run" "$data/lp_stocfor3.mtx.gz"
+expect transpose_shape 0 'matrix: .* \(transposed\): 23541 x 16675, 76473 non-zeros' -- "$run" "$data/lp_stocfor3.mtx.gz" --transpose
+expect transpose_check 0 '^check: .* PASS$' -- "$run" "$data/lp_stocfor3.mtx.gz" --transpose --check --n 9
+expect transpose_ms 0 '^info: transpose_ms=' -- "$run" "$data/cora.mtx" --transpose --info
 expect info_rows 0 '^info: rows=10605$' -- "$run" "$data/ted_B.mtx.gz" --info
 expect info_nnz_sym 0 '^info: nnz=144579$' -- "$run" "$data/ted_B.mtx.gz" --info
 expect info_path 0 '^info: path=' -- "$run" "$data/cora.mtx" --info
