@@ -52,16 +52,22 @@ tcspmm_status tcspmm_csr_transpose(const tcspmm_csr *A, tcspmm_csr *out)
         for (int64_t k = A->row_ptr[part_start(A->rows, parts, p)]; k < A->row_ptr[r1]; k++)
             count[A->col_idx[k]]++;
     }
-    int64_t at = 0;
-    for (int64_t j = 0; j < cols; j++) {
-        out->row_ptr[j] = at;
+#pragma omp parallel for schedule(static)
+    for (int64_t j = 0; j < cols; j++) { /* row j of A^T's length, for now */
+        int64_t length = 0;
+        for (int64_t p = 0; p < parts; p++) length += next[p * cols + j];
+        out->row_ptr[j + 1] = length;
+    }
+    for (int64_t j = 0; j < cols; j++) out->row_ptr[j + 1] += out->row_ptr[j];
+#pragma omp parallel for schedule(static)
+    for (int64_t j = 0; j < cols; j++) { /* each part's first slot in row j */
+        int64_t at = out->row_ptr[j];
         for (int64_t p = 0; p < parts; p++) {
             const int64_t c = next[p * cols + j];
             next[p * cols + j] = at;
             at += c;
         }
     }
-    out->row_ptr[cols] = at;
 #pragma omp parallel for schedule(static, 1) num_threads((int)parts)
     for (int64_t p = 0; p < parts; p++) {
         int64_t *slot = next + p * cols;
