@@ -187,7 +187,8 @@ tcspmm_status cusparse_path_download(const cusparse_path *p, tcspmm_csr *out)
     return st;
 }
 
-int cusparse_path_alg3_fits(const float *dB, int64_t ldb, const float *dC, int64_t ldc)
+/* Whether CSR_ALG3 may run on these B and C (see the top of the file). */
+static int alg3_fits(const float *dB, int64_t ldb, const float *dC, int64_t ldc)
 {
     return ldb % 4 == 0 && ldc % 4 == 0 && (uintptr_t)dB % 16 == 0 && (uintptr_t)dC % 16 == 0;
 }
@@ -197,7 +198,14 @@ int cusparse_path_keeps_alg3(const cusparse_path *p)
     return p->alg3_churn < ALG3_CHURN_LIMIT;
 }
 
-int cusparse_path_alg_index(int alg)
+int cusparse_path_takes_alg3(const cusparse_path *p, const float *dB, int64_t ldb,
+                             const float *dC, int64_t ldc)
+{
+    return cusparse_path_keeps_alg3(p) && alg3_fits(dB, ldb, dC, ldc);
+}
+
+/* The index of alg in cusparse_path_algs, or -1. */
+static int alg_index(int alg)
 {
     for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS; a++)
         if (cusparse_path_algs[a] == alg) return a;
@@ -221,11 +229,11 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
                                  int64_t ldc, tcspmm_layout layout, void *stream)
 {
     cusparseOrder_t order = layout == TCSPMM_LAYOUT_ROW_MAJOR ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
-    const int a = cusparse_path_alg_index(alg);
+    const int a = alg_index(alg);
     if (a < 0)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "cuSPARSE SpMM %s is not one of this path's",
                            cusparse_path_alg_name(alg));
-    if (alg == CUSPARSE_SPMM_CSR_ALG3 && !cusparse_path_alg3_fits(dB, ldb, dC, ldc))
+    if (alg == CUSPARSE_SPMM_CSR_ALG3 && !alg3_fits(dB, ldb, dC, ldc))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "cuSPARSE SpMM CSR_ALG3 is used only with 16-byte-aligned B and C and "
                            "leading dimensions divisible by 4");
@@ -252,7 +260,7 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     const int preprocess = alg3 || n == 1 ||
                            (alg == CUSPARSE_SPMM_ALG_DEFAULT && layout == TCSPMM_LAYOUT_COL_MAJOR);
     const int stale = !(p->alg[a].pre_valid && same_shape(&p->alg[a].pre, &shape));
-    if (!st && alg3 && p->alg3_churn < ALG3_CHURN_LIMIT) /* again, not the first time */
+    if (!st && alg3 && cusparse_path_keeps_alg3(p)) /* again, not the first time */
         p->alg3_churn = stale && p->alg[a].pre_valid ? p->alg3_churn + 1 : 0;
     if (!st && preprocess && stale) {
         cusparseStatus_t s = cusparseSpMM_preprocess(
@@ -303,24 +311,26 @@ static int find_tuned(const cusparse_path *p, gpu_timer_key key)
     return -1;
 }
 
-/* Keeps, for key, the fastest of ms[i] (cusparse_path_algs[i]; -1: not
- * offered) and the fastest but CSR_ALG3. */
+int cusparse_path_fastest(const float *ms, int alg3)
+{
+    int best = -1;
+    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++)
+        if (ms[i] >= 0.0f && (alg3 || cusparse_path_algs[i] != CUSPARSE_SPMM_CSR_ALG3) &&
+            (best < 0 || ms[i] < ms[best]))
+            best = i;
+    return best;
+}
+
+/* Keeps, for key, the fastest of ms and the fastest but CSR_ALG3 (the first
+ * algorithm where none is offered). */
 static void remember(cusparse_path *p, gpu_timer_key key, const float *ms)
 {
-    float best = -1.0f, best_fallback = -1.0f;
-    int best_alg = cusparse_path_algs[0], fallback = cusparse_path_algs[0];
-    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
-        const int alg = cusparse_path_algs[i];
-        if (ms[i] < 0.0f) continue;
-        if (best < 0.0f || ms[i] < best) best = ms[i], best_alg = alg;
-        if (alg != CUSPARSE_SPMM_CSR_ALG3 && (best_fallback < 0.0f || ms[i] < best_fallback))
-            best_fallback = ms[i], fallback = alg;
-    }
+    const int best = cusparse_path_fastest(ms, 1), fallback = cusparse_path_fastest(ms, 0);
     int slot = find_tuned(p, key);
     if (slot < 0) slot = gpu_timer_key_slot(key, &p->num_tuned, TUNED_SLOTS);
     p->tuned[slot].key = key;
-    p->tuned[slot].alg = best_alg;
-    p->tuned[slot].fallback = fallback;
+    p->tuned[slot].alg = cusparse_path_algs[best < 0 ? 0 : best];
+    p->tuned[slot].fallback = cusparse_path_algs[fallback < 0 ? 0 : fallback];
 }
 
 /* With beta != 0 the scratch C starts as a copy of the caller's C, since an
@@ -367,8 +377,7 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
         slot = find_tuned(p, key);
     }
     *alg = p->tuned[slot].alg;
-    if (*alg == CUSPARSE_SPMM_CSR_ALG3 &&
-        !(cusparse_path_alg3_fits(dB, ldb, dC, ldc) && cusparse_path_keeps_alg3(p)))
+    if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !cusparse_path_takes_alg3(p, dB, ldb, dC, ldc))
         *alg = p->tuned[slot].fallback;
     return TCSPMM_SUCCESS;
 }

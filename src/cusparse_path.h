@@ -18,8 +18,10 @@ typedef struct cusparse_path cusparse_path;
 enum { CUSPARSE_PATH_NUM_ALGS = 3 };
 extern const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS];
 const char *cusparse_path_alg_name(int alg);
-/* The index of alg in cusparse_path_algs, or -1. */
-int cusparse_path_alg_index(int alg);
+
+/* The index i of the fastest of ms[i] (cusparse_path_algs[i]; -1: not
+ * offered), CSR_ALG3 left out unless alg3; -1 when none is offered. */
+int cusparse_path_fastest(const float *ms, int alg3);
 
 /* The algorithm to use for a call: the first call for a new (range of n as
  * gpu_timer_n_range has it, layout, beta zero or not) races
@@ -33,13 +35,15 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
                                      tcspmm_layout layout, void *stream, int *alg);
 
-/* Whether CSR_ALG3 may run on these B and C (16-byte-aligned, leading
- * dimensions divisible by 4: cusparse_path.c). */
-int cusparse_path_alg3_fits(const float *dB, int64_t ldb, const float *dC, int64_t ldc);
-
 /* Whether the path still takes CSR_ALG3 where it measured fastest: not once
  * the caller's buffers changed too often for its preprocessing to pay. */
 int cusparse_path_keeps_alg3(const cusparse_path *p);
+
+/* Whether a call on these B and C may run CSR_ALG3: the path keeps it, and
+ * B and C suit it (16-byte-aligned, leading dimensions divisible by 4:
+ * cusparse_path.c). */
+int cusparse_path_takes_alg3(const cusparse_path *p, const float *dB, int64_t ldb,
+                             const float *dC, int64_t ldc);
 
 /* The path for A. dA, when not NULL, is A already on the device (nnz below
  * 2^31): its col_idx and values are taken over (set to NULL in dA), and A

@@ -5,8 +5,6 @@
 #include "error.h"
 #include "gpu_timer.h"
 
-#include <cusparse.h>
-
 /* The slot of the shape of key, or -1. */
 static int find(const path_trial *t, gpu_timer_key key)
 {
@@ -30,13 +28,9 @@ tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layo
 
 tcspmm_path path_trial_faster(const float ms[CUSPARSE_PATH_NUM_ALGS + 1], int alg3)
 {
-    float best = -1.0f;
-    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++)
-        if (ms[i] >= 0.0f && (alg3 || cusparse_path_algs[i] != CUSPARSE_SPMM_CSR_ALG3) &&
-            (best < 0.0f || ms[i] < best))
-            best = ms[i];
-    return best >= 0.0f && ms[CUSPARSE_PATH_NUM_ALGS] >= best ? TCSPMM_PATH_CUSPARSE
-                                                               : TCSPMM_PATH_HRPB;
+    const int best = cusparse_path_fastest(ms, alg3);
+    return best >= 0 && ms[CUSPARSE_PATH_NUM_ALGS] >= ms[best] ? TCSPMM_PATH_CUSPARSE
+                                                              : TCSPMM_PATH_HRPB;
 }
 
 int path_trial_due(int64_t calls, float call_ms)
@@ -163,7 +157,7 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
     const int i = find(t, key);
     path_trial_shape *s = i >= 0 ? &t->shape[i] : add(t, key);
-    const int alg3 = cusparse_path_alg3_fits(dB, ldb, dC, ldc) && cusparse_path_keeps_alg3(cusparse);
+    const int alg3 = cusparse_path_takes_alg3(cusparse, dB, ldb, dC, ldc);
     *path = measured_path(s, alg3);
     if (*path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
     *path = TCSPMM_PATH_HRPB;

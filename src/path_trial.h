@@ -56,7 +56,7 @@ typedef struct path_trial {
 
 /* The path measured for a call of this shape, or TCSPMM_PATH_AUTO before
  * it is measured (its calls then run HRPB); alg3: whether cuSPARSE may run
- * CSR_ALG3 for the call (cusparse_path_alg3_fits, cusparse_path_keeps_alg3). */
+ * CSR_ALG3 for the call (cusparse_path_takes_alg3). */
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta,
                               int alg3);
 

@@ -196,6 +196,13 @@ static tcspmm_precision effective_precision(tcspmm_path path, tcspmm_precision w
     return TCSPMM_PRECISION_FP32; /* cuSPARSE, and the CPU's float64 accumulation */
 }
 
+/* The auto path's choice by the plan-time rule alone, and why. */
+static tcspmm_path rule_choice(const tcspmm_plan *plan, char *why, size_t len)
+{
+    return auto_path_choose(&plan->info, plan->opt.expected_n, hrpb_precision(plan->opt.precision),
+                            0, why, len);
+}
+
 /* Whether the current device has bytes free, with a quarter to spare (a
  * measured plan keeps HRPB beside the CSR; one built on the host is
  * uploaded next to it). */
@@ -243,14 +250,12 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
                  sparse24_structure_name(s), tcspmm_precision_name(prec),
                  prec == TCSPMM_PRECISION_TF32 ? "" : "; fp32 values and B are rounded to nearest");
     } else {
-        char rule_why[192]; /* the rule's reasons are under 150 characters */
-        plan->rule_path = auto_path_choose(info, plan->opt.expected_n, hrpb_precision(prec), 0,
-                                           rule_why, sizeof rule_why);
         info->path = auto_path_choose(info, plan->opt.expected_n, hrpb_precision(prec),
                                       !plan->opt.rule_only, why, len);
         if (info->path == TCSPMM_PATH_AUTO && !plan->hrpb_dev && !room_on_device(info->hrpb_bytes)) {
-            info->path = plan->rule_path;
-            snprintf(why, len, "%s; not measured: no room on the GPU for HRPB beside CSR", rule_why);
+            info->path = rule_choice(plan, why, len);
+            size_t used = strlen(why);
+            snprintf(why + used, len - used, "; not measured: no room on the GPU for HRPB beside CSR");
         }
     }
     info->precision = effective_precision(info->path, prec);
@@ -473,9 +478,11 @@ tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info)
 
 void plan_stop_measuring(tcspmm_plan *plan)
 {
-    plan->info.path = plan->rule_path;
-    plan->info.precision = effective_precision(plan->rule_path, plan->opt.precision);
-    if (plan->rule_path == TCSPMM_PATH_HRPB) {
+    char rule_why[192];
+    const tcspmm_path rule = rule_choice(plan, rule_why, sizeof rule_why);
+    plan->info.path = rule;
+    plan->info.precision = effective_precision(rule, plan->opt.precision);
+    if (rule == TCSPMM_PATH_HRPB) {
         cusparse_path_destroy(plan->cusparse);
         plan->cusparse = NULL;
     } else {
@@ -484,7 +491,7 @@ void plan_stop_measuring(tcspmm_plan *plan)
     }
     size_t used = strlen(plan->path_reason);
     snprintf(plan->path_reason + used, sizeof plan->path_reason - used,
-             "; out of GPU memory while measuring: the rule's %s", tcspmm_path_name(plan->rule_path));
+             "; out of GPU memory while measuring: the rule's %s", tcspmm_path_name(rule));
 }
 
 tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout,

@@ -25,7 +25,6 @@ struct tcspmm_plan {
     wave_split split;
     hrpb_gpu *hrpb_dev;      /* NULL unless the plan runs on HRPB (or measures) */
     path_trial trial;        /* a measuring plan's (info.path AUTO) choices per shape */
-    tcspmm_path rule_path;   /* a measuring plan's choice by the rule alone */
     sp24_gpu *sp24_dev;      /* NULL unless the plan runs on SPARSE24 */
     const void *checked_B, *checked_C; /* the last pointers found to be device memory */
 };

@@ -25,6 +25,23 @@
 
 static uint64_t seed = 1000;
 
+/* The product of t's B and C (copied into dB and dC) on plan, against the
+ * reference. */
+static compare_result product_vs_reference(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n,
+                                           tcspmm_layout layout, float alpha, float beta,
+                                           double tol, test_operands *t, float *dB, float *dC)
+{
+    CHECK(cudaMemcpy(dB, t->B, t->bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(dC, t->C0, t->csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK_OK(tcspmm_spmm(plan, n, alpha, dB, t->ldb, beta, dC, t->ldc, layout, NULL));
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(cudaMemcpy(t->C, dC, t->csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_OK(reference_spmm(A, n, alpha, t->B, t->ldb, beta, t->C0, t->ldc, layout, t->ref));
+    compare_result r = compare_to_reference(t->C, t->ldc, layout, t->ref, A->rows, n, tol);
+    CHECK(r.pass);
+    return r;
+}
+
 /* One product against the reference; returns the path the plan reports for
  * its shape after it (a shape measured before it keeps its path). */
 static tcspmm_path check_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n,
@@ -37,18 +54,11 @@ static tcspmm_path check_product(tcspmm_plan *plan, const tcspmm_csr *A, int64_t
     float *dB = NULL, *dC = NULL;
     CHECK(cudaMalloc((void **)&dB, t.bsize * sizeof(float) + 4) == cudaSuccess);
     CHECK(cudaMalloc((void **)&dC, t.csize * sizeof(float) + 4) == cudaSuccess);
-    CHECK(cudaMemcpy(dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaMemcpy(dC, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
     tcspmm_path before = TCSPMM_PATH_CPU, after = TCSPMM_PATH_CPU;
     CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &before));
-    CHECK_OK(tcspmm_spmm(plan, n, alpha, dB, t.ldb, beta, dC, t.ldc, layout, NULL));
+    compare_result r = product_vs_reference(plan, A, n, layout, alpha, beta, tol, &t, dB, dC);
     CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &after));
     CHECK(before == TCSPMM_PATH_AUTO || before == after);
-    CHECK(cudaDeviceSynchronize() == cudaSuccess);
-    CHECK(cudaMemcpy(t.C, dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
-    CHECK_OK(reference_spmm(A, n, alpha, t.B, t.ldb, beta, t.C0, t.ldc, layout, t.ref));
-    compare_result r = compare_to_reference(t.C, t.ldc, layout, t.ref, A->rows, n, tol);
-    CHECK(r.pass);
     printf("%-28s n=%-4lld %s pad=%d beta=%g %s: rel_err=%.2e nonfinite=%lld %s\n", what,
            (long long)n, layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", pad, beta,
            tcspmm_path_name(after), r.rel_err, (long long)r.nonfinite, r.pass ? "ok" : "FAIL");
@@ -209,15 +219,7 @@ static void check_alternating_c(const tcspmm_csr *A, tcspmm_path path, const cha
             CHECK(cudaMalloc((void **)&dC[0], t.csize * sizeof(float)) == cudaSuccess);
             CHECK(cudaMalloc((void **)&dC[1], t.csize * sizeof(float)) == cudaSuccess);
         }
-        float *C = dC[call % 2];
-        CHECK(cudaMemcpy(dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-        CHECK(cudaMemcpy(C, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-        CHECK_OK(tcspmm_spmm(plan, n, -1.25f, dB, t.ldb, 0.5f, C, t.ldc, row, NULL));
-        CHECK(cudaMemcpy(t.C, C, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
-        CHECK_OK(reference_spmm(A, n, -1.25f, t.B, t.ldb, 0.5f, t.C0, t.ldc, row, t.ref));
-        compare_result r = compare_to_reference(t.C, t.ldc, row, t.ref, A->rows, n, 1e-3);
-        CHECK(r.pass);
-        passed += r.pass;
+        passed += product_vs_reference(plan, A, n, row, -1.25f, 0.5f, 1e-3, &t, dB, dC[call % 2]).pass;
         test_operands_free(&t);
     }
     tcspmm_path measured = TCSPMM_PATH_AUTO;
