@@ -128,7 +128,10 @@ typedef struct tcspmm_options {
                                    measuring costs (50 ms and 32 products; a short solve
                                    never does); 1 = at its first call (benchmarks: the
                                    choice a long run ends with) */
-    int reserved[13];           /* zero; room for later options */
+    int updatable_values;       /* 1: tcspmm_plan_set_values may give A new values later
+                                   (an HRPB plan then keeps where each entry's value lies:
+                                   4 more bytes per entry on the device); 0 (default): not */
+    int reserved[12];           /* zero; room for later options */
 } tcspmm_options;
 
 /* Fills *opt with the defaults above. */
@@ -254,6 +257,24 @@ tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);
  * keep changing); without CSR_ALG3 a shape may run HRPB instead. */
 tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout,
                                    float beta, tcspmm_path *path);
+
+/* Gives the plan's matrix new values, keeping its pattern: values holds nnz
+ * floats in the order of the CSR the plan was made from, in host or device
+ * memory. The plan must have been made with opt.updatable_values = 1. The
+ * path and its measured choices stay as they are (a pattern's speed does not
+ * depend on its values), and the plan's arrays stay where they are, so CUDA
+ * graphs captured earlier see the new values.
+ * Ordered on stream (a cudaStream_t; NULL: the legacy default stream): the
+ * call first synchronizes stream and checks every value is finite (else
+ * TCSPMM_ERROR_INVALID_MATRIX, naming the first bad index, and the plan is
+ * unchanged), then enqueues the update on stream; products enqueued later on
+ * stream use the new values. Products in flight on other streams must have
+ * finished. Device values are read on stream: keep them until it gets there.
+ * Cost: one pass over the values on the device (HRPB, cuSPARSE: the cuSPARSE
+ * path also redoes its preprocessing at its next call); the sparse24 path
+ * compresses again on the host (a new value may break its structure:
+ * TCSPMM_ERROR_UNSUPPORTED, plan unchanged), and the cpu path copies. */
+tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, void *stream);
 
 /* Frees the plan and its device memory. NULL is allowed. */
 tcspmm_status tcspmm_plan_destroy(tcspmm_plan *plan);

@@ -285,6 +285,14 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
     return st;
 }
 
+tcspmm_status cusparse_path_set_values(cusparse_path *p, const float *d_values, void *stream)
+{
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(p->values, d_values, (size_t)p->nnz * sizeof(float),
+                                           cudaMemcpyDeviceToDevice, (cudaStream_t)stream)));
+    for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS; a++) p->alg[a].pre_valid = 0;
+    return TCSPMM_SUCCESS;
+}
+
 /* One candidate of a race: algorithm alg of the path, or the rival, on op. */
 typedef struct race_call {
     cusparse_path *p;

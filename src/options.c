@@ -39,6 +39,9 @@ tcspmm_status options_check(const tcspmm_options *opt)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "options: measure_at_first_call is %d; it must be 0 or 1",
                            opt->measure_at_first_call);
+    if (opt->updatable_values != 0 && opt->updatable_values != 1)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "options: updatable_values is %d; it must be 0 or 1", opt->updatable_values);
     if (opt->num_sms < 0 || opt->blocks_per_sm < 0 || opt->host_threads < 0 || opt->device < -1)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "options: num_sms, blocks_per_sm, host_threads must be >= 0 and device >= -1");

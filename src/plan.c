@@ -150,6 +150,8 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
         return st;
     }
     plan->hrpb.row_map = order; /* the host's copy (the device has its own) */
+    if (plan->opt.updatable_values && plan->hrpb_dev) /* built on the device, from dA */
+        TCSPMM_TRY(hrpb_gpu_map_values(plan->hrpb_dev, plan->hrpb.block_ptr, dA));
     hrpb_metrics_counted(&plan->hrpb, &counts, &plan->info);
 
     int blocks_per_sm = DEFAULT_BLOCKS_PER_SM;
@@ -262,6 +264,22 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     return TCSPMM_SUCCESS;
 }
 
+/* For a plan whose values change, where each entry's value lies in an HRPB
+ * built on the host, worked out there and uploaded beside it. */
+static tcspmm_status map_values_on_host(tcspmm_plan *plan, const csr_gpu *dA)
+{
+    const tcspmm_csr *A;
+    TCSPMM_TRY(host_input(plan, dA, &A));
+    uint32_t *slot = malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof(uint32_t));
+    if (!slot)
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "plan: cannot allocate the value map of %lld entries", (long long)A->nnz);
+    tcspmm_status st = hrpb_value_slots(&plan->hrpb, A, plan->opt.host_threads, slot);
+    if (!st) st = hrpb_gpu_upload_value_slots(plan->hrpb_dev, slot, A->nnz);
+    free(slot);
+    return st;
+}
+
 static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
 {
     double t0 = now_ms();
@@ -271,8 +289,10 @@ static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
         TCSPMM_TRY(cusparse_path_create(plan->input, dA->row_ptr ? dA : NULL, &plan->cusparse));
     if (hrpb && plan->hrpb_dev)
         TCSPMM_TRY(hrpb_gpu_set_split(plan->hrpb_dev, &plan->split, plan->info.precision));
-    else if (hrpb)
+    else if (hrpb) {
         TCSPMM_TRY(hrpb_gpu_upload(&plan->hrpb, &plan->split, plan->info.precision, &plan->hrpb_dev));
+        if (plan->opt.updatable_values) TCSPMM_TRY(map_values_on_host(plan, dA));
+    }
     if (!hrpb) { /* built on the device for the choice only */
         hrpb_gpu_free(plan->hrpb_dev);
         plan->hrpb_dev = NULL;

@@ -3,6 +3,8 @@
 tcspmm_add_test(test_api SOURCES test_api.c matgen.c)
 tcspmm_add_test(test_csr_transpose SOURCES test_csr_transpose.c matgen.c)
 tcspmm_add_test(gpu_cusparse SOURCES gpu_cusparse.c matgen.c LABELS gpu)
+# New values for a plan's matrix on every GPU path (label gpu).
+tcspmm_add_test(gpu_set_values SOURCES gpu_set_values.c matgen.c sparse24_gen.c LABELS gpu)
 
 add_test(NAME test_spmm_run
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_spmm_run.sh $<TARGET_FILE:spmm_run>

@@ -25,6 +25,8 @@ expect shape 0 'matrix: .*: 16675 x 23541, 76473 non-zeros' -- "$run" "$data/lp_
 expect transpose_shape 0 'matrix: .* \(transposed\): 23541 x 16675, 76473 non-zeros' -- "$run" "$data/lp_stocfor3.mtx.gz" --transpose
 expect transpose_check 0 '^check: .* PASS$' -- "$run" "$data/lp_stocfor3.mtx.gz" --transpose --check --n 9
 expect transpose_ms 0 '^info: transpose_ms=' -- "$run" "$data/cora.mtx" --transpose --info
+expect new_values_check 0 '^check: .* PASS$' -- "$run" "$data/ted_B.mtx.gz" --new-values --check --n 5 --beta 0.5
+expect new_values_ms 0 '^info: set_values_host_ms=' -- "$run" "$data/cora.mtx" --new-values --info
 expect info_rows 0 '^info: rows=10605$' -- "$run" "$data/ted_B.mtx.gz" --info
 expect info_nnz_sym 0 '^info: nnz=144579$' -- "$run" "$data/ted_B.mtx.gz" --info
 expect info_path 0 '^info: path=' -- "$run" "$data/cora.mtx" --info

@@ -36,6 +36,9 @@ static const char *usage =
     "                    share columns (faster products, slower plan)\n"
     "  --transpose       multiply by A^T (tcspmm_csr_transpose after reading;\n"
     "                    transpose_ms)\n"
+    "  --new-values      give the plan new random values (tcspmm_plan_set_values)\n"
+    "                    before the product; --check then checks them, and --bench\n"
+    "                    also times the update from device memory (set_values_ms)\n"
     "  --rule-only       auto path: the plan-time rule alone, never timing HRPB\n"
     "                    against cuSPARSE\n"
     "  --threads T       host threads (default: all)\n"
@@ -59,7 +62,7 @@ typedef struct args {
     tcspmm_options opt;
     tcspmm_layout layout;
     float alpha, beta;
-    int check, bench, info, json, reps, threads, transpose;
+    int check, bench, info, json, reps, threads, transpose, new_values;
     uint64_t seed;
 } args;
 
@@ -124,6 +127,7 @@ static int parse_args(int argc, char **argv, args *a)
         else if (!strcmp(s, "--info")) a->info = 1;
         else if (!strcmp(s, "--rule-only")) a->opt.rule_only = 1;
         else if (!strcmp(s, "--transpose")) a->transpose = 1;
+        else if (!strcmp(s, "--new-values")) a->new_values = a->opt.updatable_values = 1;
         else if (!strcmp(s, "--json")) a->json = 1;
         else if (pick(s, valued, COUNT(valued)) >= 0) {
             if (!v) return die("%s needs a value (see --help)", s);
@@ -296,6 +300,44 @@ static double bench_cpu(tcspmm_plan *plan, const args *a, int64_t rows, int64_t 
     return med;
 }
 
+/* A's values replaced by new random ones (seed + 2), given to the plan from
+ * host memory (set_values_host_ms); with --bench on a GPU plan, also the
+ * median of reps updates from device memory, each until the GPU is done
+ * (set_values_ms). */
+static int new_values(const args *a, tcspmm_csr *A, tcspmm_plan *plan, record *r)
+{
+    rng_fill(A->values, (size_t)A->nnz, a->seed + 2);
+    double t0 = omp_get_wtime();
+    tcspmm_status st = tcspmm_plan_set_values(plan, A->values, NULL);
+    if (st) return lib_error("setting new values", st);
+    record_num(r, "set_values_host_ms", (omp_get_wtime() - t0) * 1e3);
+    tcspmm_info info;
+    if ((st = tcspmm_plan_info(plan, &info))) return lib_error("plan info", st);
+    if (!a->bench || info.path == TCSPMM_PATH_CPU || A->nnz == 0) return 0;
+    const size_t bytes = (size_t)A->nnz * sizeof(float);
+    float *dv = NULL;
+    double *ms = malloc((size_t)a->reps * sizeof(double));
+    cudaError_t e = ms ? cudaMalloc((void **)&dv, bytes) : cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) e = cudaMemcpy(dv, A->values, bytes, cudaMemcpyHostToDevice);
+    for (int i = 0; e == cudaSuccess && !st && i < a->reps; i++) {
+        t0 = omp_get_wtime();
+        st = tcspmm_plan_set_values(plan, dv, NULL);
+        if (!st) e = cudaDeviceSynchronize();
+        ms[i] = (omp_get_wtime() - t0) * 1e3;
+    }
+    cudaFree(dv);
+    int status = 0;
+    if (st) status = lib_error("timing new values", st);
+    else if (e != cudaSuccess) status = die("CUDA: %s", cudaGetErrorString(e));
+    else {
+        double med = bench_median_ms(ms, a->reps);
+        record_num(r, "set_values_ms", med);
+        if (!a->json) printf("new values: %.3f ms from device memory (median of %d)\n", med, a->reps);
+    }
+    free(ms);
+    return status;
+}
+
 static int run(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
 {
     tcspmm_info info;
@@ -436,7 +478,8 @@ int main(int argc, char **argv)
     }
     record_num(&r, "plan_ms", (omp_get_wtime() - t0) * 1e3);
     if (a.bench) record_num(&r, "plan_ms_warm", warm_plan_ms(&A, &a.opt));
-    status = run(&a, &A, plan, &r);
+    status = a.new_values ? new_values(&a, &A, plan, &r) : 0;
+    if (!status) status = run(&a, &A, plan, &r);
     if (a.json) record_print_json(&r, stdout);
     else if (a.info) record_print_info(&r, stdout);
     tcspmm_plan_destroy(plan);

@@ -11,7 +11,10 @@
  * left): 2 in a group break 2:4, 1 in a pair breaks 1:2. The first bad row
  * and the weakest structure are reduced over the warp and kept with one
  * atomicMin per warp (both 64-bit words, so one reduce_on_device serves
- * both checks). */
+ * both checks).
+ *
+ * csr_gpu_first_nonfinite: the finiteness check alone, on new values for a
+ * plan (tcspmm_plan_set_values), on the caller's stream. */
 #include <cuda_runtime.h>
 #include <math.h>
 
@@ -49,6 +52,15 @@ __global__ static void check_rows(const int64_t *row_ptr, const int32_t *col_idx
     structure = __reduce_min_sync(0xffffffffu, (unsigned)structure);
     if (threadIdx.x % 32 == 0 && !ok) atomicMin(&result[0], (unsigned long long)i);
     if (threadIdx.x % 32 == 0 && structure != SP24_1TO2) atomicMin(&result[1], structure);
+}
+
+/* The first non-finite of values[0..count), grid-stride. */
+__global__ static void first_nonfinite(const float *values, int64_t count,
+                                       unsigned long long *first)
+{
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < count;
+         k += (int64_t)gridDim.x * blockDim.x)
+        if (!isfinite(values[k])) atomicMin(first, (unsigned long long)k);
 }
 
 /* Rows whose offsets are out of order or out of [0, nnz]. */
@@ -108,4 +120,25 @@ extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row,
     *bad_row = result[0] == NO_ROW ? -1 : (int64_t)result[0];
     *structure = (sp24_structure)result[1];
     return TCSPMM_SUCCESS;
+}
+
+extern "C" tcspmm_status csr_gpu_first_nonfinite(const float *values, int64_t count, void *stream,
+                                                 int64_t *first)
+{
+    *first = -1;
+    if (count == 0) return TCSPMM_SUCCESS;
+    cudaStream_t st = (cudaStream_t)stream;
+    unsigned long long found = NO_ROW, *d = NULL;
+    TCSPMM_TRY(device_alloc((void **)&d, sizeof found));
+    tcspmm_status status = TCSPMM_CUDA(cudaMemsetAsync(d, 0xff, sizeof found, st)); /* NO_ROW */
+    const int64_t blocks = (count + 255) / 256;
+    if (!status)
+        first_nonfinite<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, st>>>(values, count, d);
+    if (!status) status = TCSPMM_CUDA(cudaGetLastError());
+    if (!status) status = TCSPMM_CUDA(cudaMemcpyAsync(&found, d, sizeof found,
+                                                      cudaMemcpyDeviceToHost, st));
+    if (!status) status = TCSPMM_CUDA(cudaStreamSynchronize(st));
+    cudaFree(d);
+    if (!status && found != NO_ROW) *first = (int64_t)found;
+    return status;
 }

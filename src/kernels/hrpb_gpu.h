@@ -45,6 +45,17 @@ tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape, hrpb *out)
  * which g frees. */
 void hrpb_gpu_adopt_row_map(hrpb_gpu *g, int64_t *d_row_map);
 
+/* For a plan whose values change (src/kernels/hrpb_values_gpu.cu): where
+ * each entry of A, the CSR g was built from (in A's own row order; shape's
+ * block_ptr on the host), lies among g's packed values, worked out on the
+ * device; or given as slots from the host (hrpb_value_slots). */
+tcspmm_status hrpb_gpu_map_values(hrpb_gpu *g, const int64_t *block_ptr, const csr_gpu *A);
+tcspmm_status hrpb_gpu_upload_value_slots(hrpb_gpu *g, const uint32_t *slot, int64_t nnz);
+
+/* Writes the new values d_values (device, nnz in A's order) in place, on
+ * stream. Needs one of the two above first. */
+tcspmm_status hrpb_gpu_set_values(const hrpb_gpu *g, const float *d_values, void *stream);
+
 /* Uploads the virtual panels of w to g (once) and sets its precision. */
 tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w, tcspmm_precision precision);
 

@@ -33,6 +33,9 @@ struct hrpb_gpu {
     int32_t *active_cols;     /* num_blocks * HRPB_TK */
     uint8_t *packed;
     int64_t *row_map;         /* rows, or NULL: the row of C of each panel row (hrpb.h) */
+    int64_t nnz;              /* entries of value_slot */
+    uint32_t *value_slot;     /* NULL, or where each entry of A's CSR lies in packed, as a
+                                 float index: a plan whose values change (hrpb_values_gpu.cu) */
 };
 
 /* How the kernel reads a column-major B: gathered element by element where

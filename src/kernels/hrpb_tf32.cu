@@ -785,6 +785,7 @@ void hrpb_gpu_free(hrpb_gpu *g)
     cudaFree(g->active_cols);
     cudaFree(g->packed);
     cudaFree(g->row_map);
+    cudaFree(g->value_slot);
     free(g);
 }
 

@@ -388,6 +388,14 @@ static int elem_of(tcspmm_precision p)
                                                                                 : ELEM_FP16;
 }
 
+/* The bytes of s's values and metadata. */
+static void compressed_bytes(const sp24 *s, size_t *vbytes, size_t *ebytes)
+{
+    *vbytes = (size_t)(s->rows_pad * (s->cols_pad / 2) * s->elem_bytes);
+    *ebytes = (size_t)(s->rows_pad / 16 * (s->cols_pad / sp24_ktile_cols(s->precision)) *
+                       SP24_META_WORDS) * sizeof(uint32_t);
+}
+
 extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
 {
     *out = NULL;
@@ -406,9 +414,8 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     g->rows_pad = s->rows_pad;
     g->cols_pad = s->cols_pad;
     g->elem_bytes = s->elem_bytes;
-    size_t vbytes = (size_t)(s->rows_pad * (s->cols_pad / 2) * s->elem_bytes);
-    size_t ebytes = (size_t)(s->rows_pad / 16 * (s->cols_pad / sp24_ktile_cols(s->precision)) *
-                             SP24_META_WORDS) * sizeof(uint32_t);
+    size_t vbytes, ebytes;
+    compressed_bytes(s, &vbytes, &ebytes);
     int device = 0;
     tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&device));
     if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&g->num_sms, cudaDevAttrMultiProcessorCount,
@@ -431,6 +438,19 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     }
     *out = g;
     return TCSPMM_SUCCESS;
+}
+
+extern "C" tcspmm_status sp24_gpu_set_values(sp24_gpu *g, const sp24 *s, void *stream)
+{
+    if (s->precision != g->precision || s->rows_pad != g->rows_pad || s->cols_pad != g->cols_pad)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "sp24_gpu_set_values: not the shape and precision of the handle");
+    size_t vbytes, ebytes;
+    compressed_bytes(s, &vbytes, &ebytes);
+    cudaStream_t st = (cudaStream_t)stream;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(g->values, s->values, vbytes, cudaMemcpyHostToDevice, st)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(g->meta, s->meta, ebytes, cudaMemcpyHostToDevice, st)));
+    return TCSPMM_CUDA(cudaStreamSynchronize(st));
 }
 
 extern "C" sp24_kernel sp24_gpu_kernel(const sp24_gpu *g) { return g->kernel; }

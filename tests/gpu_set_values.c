@@ -1,0 +1,332 @@
+/* gpu_set_values.c: tcspmm_plan_set_values on the GPU paths. On the edge
+ * cases, the bundled matrices, a 1:2 and a 2:4 matrix, plans made with
+ * opt.updatable_values on every path (auto measured at its first call, HRPB
+ * in TF32, in FP32 and on clustered rows, cuSPARSE, cpu, sparse24 in TF32,
+ * BF16 and FP16), from host arrays and (auto, HRPB) from device arrays: a
+ * product, then new values from host memory, a product, new values from
+ * device memory, a product, all on a stream of their own and each product
+ * against the float64 reference of A with its newest values (C poisoned,
+ * fresh B each time). Also: a CUDA graph of an HRPB product captured before
+ * an update computes with the new values; a NaN in device values is refused,
+ * naming its index, and the plan keeps its values; on a 2:4 plan, new values
+ * that break the structure (an explicit zero made non-zero) or overflow fp16
+ * are refused the same way. */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csr_gpu.h"
+#include "format/csr.h"
+#include "harness.h"
+#include "matgen.h"
+#include "reference.h"
+#include "rng.h"
+#include "sparse24_gen.h"
+
+static uint64_t seed = 11000;
+static cudaStream_t stream;
+
+static double tolerance(const tcspmm_plan *plan)
+{
+    tcspmm_info info;
+    CHECK_OK(tcspmm_plan_info(plan, &info));
+    return info.precision == TCSPMM_PRECISION_BF16 || info.precision == TCSPMM_PRECISION_FP16 ? 1e-2
+                                                                                             : 1e-3;
+}
+
+/* One product on stream (on the host for a cpu plan) against the float64
+ * reference of A. */
+static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
+{
+    const int64_t n = 19;
+    tcspmm_info info;
+    CHECK_OK(tcspmm_plan_info(plan, &info));
+    test_operands t;
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 2, 0.25f, seed++);
+    if (info.path == TCSPMM_PATH_CPU) {
+        CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, 0.25f, t.C, t.ldc,
+                                  TCSPMM_LAYOUT_ROW_MAJOR));
+    } else {
+        float *dB = NULL, *dC = NULL;
+        CHECK(cudaMalloc((void **)&dB, t.bsize * 4 + 4) == cudaSuccess);
+        CHECK(cudaMalloc((void **)&dC, t.csize * 4 + 4) == cudaSuccess);
+        CHECK(cudaMemcpy(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK(cudaMemcpy(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK_OK(tcspmm_spmm(plan, n, 1.5f, dB, t.ldb, 0.25f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                             stream));
+        CHECK(cudaMemcpyAsync(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+        CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+        cudaFree(dB);
+        cudaFree(dC);
+    }
+    CHECK_OK(reference_spmm(A, n, 1.5f, t.B, t.ldb, 0.25f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                            t.ref));
+    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
+                                            tolerance(plan));
+    if (!r.pass)
+        printf("%s (path %s): rel_err %.2e nonfinite %lld FAIL\n", what,
+               tcspmm_path_name(info.path), r.rel_err, (long long)r.nonfinite);
+    CHECK(r.pass);
+    test_operands_free(&t);
+}
+
+/* A copy of values in device memory (free with cudaFree). */
+static float *on_device(const float *values, int64_t count)
+{
+    float *d = NULL;
+    CHECK(cudaMalloc((void **)&d, (size_t)count * 4 + 4) == cudaSuccess);
+    CHECK(cudaMemcpy(d, values, (size_t)count * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    return d;
+}
+
+/* A product, new values from the host, a product, new values from the
+ * device, a product. now holds A with the values the plan has. */
+static void check_updates(tcspmm_plan *plan, tcspmm_csr *now, const char *what)
+{
+    check_product(plan, now, what);
+    rng_fill(now->values, (size_t)now->nnz, seed++);
+    CHECK_OK(tcspmm_plan_set_values(plan, now->values, stream));
+    check_product(plan, now, what);
+    rng_fill(now->values, (size_t)now->nnz, seed++);
+    float *d = on_device(now->values, now->nnz);
+    CHECK_OK(tcspmm_plan_set_values(plan, d, stream));
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+    cudaFree(d);
+    check_product(plan, now, what);
+}
+
+typedef struct plan_kind {
+    tcspmm_path path;
+    tcspmm_precision precision;
+    tcspmm_row_order order;
+    int from_device;
+} plan_kind;
+
+static void check_kind(const tcspmm_csr *A, plan_kind k, const char *what)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = k.path;
+    opt.precision = k.precision;
+    opt.row_order = k.order;
+    opt.updatable_values = 1;
+    opt.measure_at_first_call = 1;
+    opt.expected_n = 19;
+    tcspmm_plan *plan = NULL;
+    csr_gpu g = {0};
+    if (k.from_device) {
+        CHECK_OK(csr_gpu_upload(A, &g));
+        tcspmm_csr dA = {A->rows, A->cols, A->nnz, g.row_ptr, g.col_idx, g.values};
+        CHECK_OK(tcspmm_plan_create_device(&dA, &opt, &plan));
+        csr_gpu_free(&g); /* the plan must not need it */
+    } else {
+        CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    }
+    if (!plan) return;
+    char label[160];
+    snprintf(label, sizeof label, "%s: %s %s%s%s", what, tcspmm_path_name(k.path),
+             tcspmm_precision_name(k.precision),
+             k.order == TCSPMM_ROW_ORDER_CLUSTERED ? " clustered" : "",
+             k.from_device ? " from device arrays" : "");
+    tcspmm_csr now;
+    CHECK_OK(csr_copy(A, &now));
+    check_updates(plan, &now, label);
+    tcspmm_csr_free(&now);
+    tcspmm_plan_destroy(plan);
+}
+
+static void check_matrix(const tcspmm_csr *A, const char *what)
+{
+    const plan_kind kinds[] = {
+        {TCSPMM_PATH_AUTO, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0},
+        {TCSPMM_PATH_AUTO, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 1},
+        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0},
+        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_CLUSTERED, 1},
+        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, TCSPMM_ROW_ORDER_NATURAL, 0},
+        {TCSPMM_PATH_CUSPARSE, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0},
+        {TCSPMM_PATH_CPU, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) check_kind(A, kinds[i], what);
+}
+
+/* A plan on path in precision whose values may change; NULL, with a failed
+ * check, if it cannot be made. */
+static tcspmm_plan *updatable_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = path;
+    opt.precision = precision;
+    opt.updatable_values = 1;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    return plan;
+}
+
+/* A graph captured before an update launches with the new values. */
+static void test_graph(const tcspmm_csr *A)
+{
+    tcspmm_plan *plan = updatable_plan(A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32);
+    if (!plan) return;
+    const int64_t n = 32;
+    tcspmm_csr now;
+    CHECK_OK(csr_copy(A, &now));
+    test_operands t;
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, seed++);
+    float *dB = on_device(t.B, (int64_t)t.bsize), *dC = on_device(t.C0, (int64_t)t.csize);
+    CHECK_OK(tcspmm_spmm(plan, n, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, stream));
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+    CHECK_OK(tcspmm_spmm(plan, n, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, stream));
+    CHECK(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
+    CHECK(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    rng_fill(now.values, (size_t)now.nnz, seed++);
+    CHECK_OK(tcspmm_plan_set_values(plan, now.values, stream));
+    CHECK(cudaMemcpyAsync(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
+    CHECK(cudaGraphLaunch(exec, stream) == cudaSuccess);
+    CHECK(cudaMemcpyAsync(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+    CHECK_OK(reference_spmm(&now, n, 1.0f, t.B, t.ldb, 0.0f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                            t.ref));
+    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
+                                            1e-3);
+    if (!r.pass) printf("graph after an update: rel_err %.2e FAIL\n", r.rel_err);
+    CHECK(r.pass);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaFree(dB);
+    cudaFree(dC);
+    test_operands_free(&t);
+    tcspmm_csr_free(&now);
+    tcspmm_plan_destroy(plan);
+}
+
+/* New values refused with status want and a message holding expect; the
+ * plan's products still use now's values. values: host or device. */
+static void check_refused(tcspmm_plan *plan, const tcspmm_csr *now, const float *values,
+                          tcspmm_status want, const char *expect, const char *what)
+{
+    tcspmm_status st = tcspmm_plan_set_values(plan, values, stream);
+    if (st != want || !strstr(tcspmm_last_error(), expect))
+        printf("%s: status %s, message '%s'\n", what, tcspmm_status_string(st), tcspmm_last_error());
+    CHECK(st == want && strstr(tcspmm_last_error(), expect) != NULL);
+    check_product(plan, now, what);
+}
+
+static void test_nan(const tcspmm_csr *A)
+{
+    tcspmm_plan *plan = updatable_plan(A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32);
+    if (!plan) return;
+    float *bad = malloc((size_t)A->nnz * 4);
+    rng_fill(bad, (size_t)A->nnz, seed++);
+    bad[5] = NAN;
+    bad[A->nnz - 1] = -INFINITY;
+    float *d = on_device(bad, A->nnz);
+    check_refused(plan, A, d, TCSPMM_ERROR_INVALID_MATRIX, "values[5] is NaN", "NaN on the device");
+    cudaFree(d);
+    free(bad);
+    tcspmm_plan_destroy(plan);
+}
+
+/* S (2:4) with one explicit zero added where its group already holds two
+ * entries: still 2:4, until that zero gets a value. *at: its index. */
+static void add_explicit_zero(const tcspmm_csr *S, tcspmm_csr *out, int64_t *at)
+{
+    int64_t row = -1, col = -1;
+    for (int64_t i = 0; i < S->rows && row < 0; i++)
+        for (int64_t k = S->row_ptr[i]; k + 1 < S->row_ptr[i + 1] && row < 0; k++) {
+            int32_t c0 = S->col_idx[k], c1 = S->col_idx[k + 1];
+            if (c0 / 4 != c1 / 4) continue;
+            for (int32_t c = (c0 / 4) * 4; c < (c0 / 4) * 4 + 4 && row < 0; c++)
+                if (c != c0 && c != c1 && c < S->cols) row = i, col = c;
+        }
+    CHECK(row >= 0);
+    CHECK_OK(csr_alloc(S->rows, S->cols, S->nnz + 1, out));
+    int64_t w = 0;
+    for (int64_t i = 0; i < S->rows; i++) {
+        out->row_ptr[i] = w;
+        int placed = i != row;
+        for (int64_t k = S->row_ptr[i]; k <= S->row_ptr[i + 1]; k++) {
+            if (!placed && (k == S->row_ptr[i + 1] || S->col_idx[k] > col)) {
+                *at = w;
+                out->col_idx[w] = (int32_t)col;
+                out->values[w++] = 0.0f;
+                placed = 1;
+            }
+            if (k < S->row_ptr[i + 1]) {
+                out->col_idx[w] = S->col_idx[k];
+                out->values[w++] = S->values[k];
+            }
+        }
+    }
+    out->row_ptr[S->rows] = w;
+    CHECK(w == S->nnz + 1);
+}
+
+static void test_structure_refusals(void)
+{
+    tcspmm_csr S, Z;
+    CHECK_OK(sp24_gen(96, 128, SP24_2TO4, 0.0, 21, &S));
+    int64_t at = -1;
+    add_explicit_zero(&S, &Z, &at);
+    for (int p = 0; p < 2; p++) {
+        tcspmm_plan *plan = updatable_plan(
+            &Z, TCSPMM_PATH_SPARSE24, p == 0 ? TCSPMM_PRECISION_BF16 : TCSPMM_PRECISION_FP16);
+        if (!plan) continue;
+        float *v = malloc((size_t)Z.nnz * 4);
+        memcpy(v, Z.values, (size_t)Z.nnz * 4);
+        if (p == 0) {
+            v[at] = 0.5f;
+            check_refused(plan, &Z, v, TCSPMM_ERROR_UNSUPPORTED, "2:4", "2:4 broken");
+        } else {
+            v[Z.nnz / 2] = 1e6f;
+            check_refused(plan, &Z, v, TCSPMM_ERROR_UNSUPPORTED, "fp16", "fp16 overflow");
+        }
+        free(v);
+        tcspmm_plan_destroy(plan);
+    }
+    tcspmm_csr_free(&Z);
+    tcspmm_csr_free(&S);
+}
+
+int main(void)
+{
+    tests_require_gpu();
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+    for (int c = 0; c < matgen_num_cases(); c++) {
+        tcspmm_csr A;
+        const char *name = "";
+        CHECK_OK(matgen_case(c, 800 + c, &A, &name));
+        check_matrix(&A, name);
+        tcspmm_csr_free(&A);
+    }
+    const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz"};
+    for (int f = 0; f < 3; f++) {
+        tcspmm_csr A;
+        CHECK_OK(tcspmm_read_mtx(tests_data(files[f]), &A));
+        check_matrix(&A, files[f]);
+        if (f == 0) {
+            test_graph(&A);
+            test_nan(&A);
+        }
+        tcspmm_csr_free(&A);
+    }
+    const struct { sp24_structure s; tcspmm_precision p; } structured[] = {
+        {SP24_1TO2, TCSPMM_PRECISION_TF32},
+        {SP24_2TO4, TCSPMM_PRECISION_BF16},
+        {SP24_2TO4, TCSPMM_PRECISION_FP16},
+    };
+    for (int i = 0; i < 3; i++) {
+        tcspmm_csr S;
+        CHECK_OK(sp24_gen(200, 168, structured[i].s, 0.1, 40 + i, &S));
+        plan_kind k = {TCSPMM_PATH_SPARSE24, structured[i].p, TCSPMM_ROW_ORDER_NATURAL, 0};
+        check_kind(&S, k, sparse24_structure_name(structured[i].s));
+        if (i == 0) check_matrix(&S, "1:2");
+        tcspmm_csr_free(&S);
+    }
+    test_structure_refusals();
+    cudaStreamDestroy(stream);
+    return tests_finish();
+}

@@ -1,0 +1,159 @@
+/* test_plan_values.c: new values for a plan's matrix, on the CPU:
+ *  - hrpb_value_slots on the edge cases and a bundled matrix, TM 16 and 32,
+ *    in A's row order and the clustered one: the slots are distinct, each
+ *    holds its entry's value, and new values written through them give an
+ *    HRPB that decodes to A with the new values;
+ *  - tcspmm_plan_set_values on the cpu path: products after one and after
+ *    two updates match the float64 reference of A with the newest values;
+ *    refused without opt.updatable_values, for a NaN or an Inf (naming its
+ *    index; the plan keeps its values) and for NULL values; a matrix
+ *    without entries; an option value other than 0 or 1. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/csr.h"
+#include "format/hrpb.h"
+#include "format/row_order.h"
+#include "harness.h"
+#include "matgen.h"
+#include "reference.h"
+#include "rng.h"
+
+static uint64_t next_seed = 3000;
+
+static void check_slots(const tcspmm_csr *A, int tm, int clustered, const char *what)
+{
+    hrpb h;
+    CHECK_OK(clustered ? hrpb_build_clustered(A, tm, 0, &h) : hrpb_build(A, tm, 0, &h));
+    const int64_t nnz = A->nnz, floats = h.size_ptr[h.num_blocks] / 4;
+    uint32_t *slot = malloc((size_t)(nnz + 1) * sizeof *slot);
+    unsigned char *taken = calloc((size_t)floats + 1, 1);
+    CHECK_OK(hrpb_value_slots(&h, A, 3, slot));
+    const float *packed = (const float *)h.packed;
+    int64_t wrong = 0;
+    for (int64_t k = 0; k < nnz; k++) {
+        if (slot[k] >= floats || taken[slot[k]] || packed[slot[k]] != A->values[k]) wrong++;
+        else taken[slot[k]] = 1;
+    }
+    if (wrong) printf("%s, TM %d, %s rows: %lld slots wrong\n", what, tm,
+                      clustered ? "clustered" : "natural", (long long)wrong);
+    CHECK(wrong == 0);
+
+    tcspmm_csr fresh; /* A with new values, written through the slots */
+    CHECK_OK(csr_copy(A, &fresh));
+    rng_fill(fresh.values, (size_t)nnz, next_seed++);
+    for (int64_t k = 0; k < nnz && !wrong; k++) ((float *)h.packed)[slot[k]] = fresh.values[k];
+    tcspmm_csr back;
+    CHECK_OK(hrpb_to_csr(&h, &back));
+    CHECK(back.nnz == nnz && !memcmp(back.col_idx, A->col_idx, (size_t)nnz * sizeof(int32_t)) &&
+          !memcmp(back.values, fresh.values, (size_t)nnz * sizeof(float)));
+    tcspmm_csr_free(&back);
+    tcspmm_csr_free(&fresh);
+    free(taken);
+    free(slot);
+    hrpb_free(&h);
+}
+
+/* spmm_host of plan against the float64 reference of A. */
+static void check_product(const tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
+{
+    const int64_t n = 7;
+    test_operands t;
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 1, 0.5f, next_seed++);
+    CHECK_OK(tcspmm_spmm_host(plan, n, 1.25f, t.B, t.ldb, 0.5f, t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR));
+    CHECK_OK(reference_spmm(A, n, 1.25f, t.B, t.ldb, 0.5f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                            t.ref));
+    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
+                                            1e-6);
+    if (!r.pass) printf("%s: rel_err %.2e FAIL\n", what, r.rel_err);
+    CHECK(r.pass);
+    test_operands_free(&t);
+}
+
+static tcspmm_plan *cpu_plan(const tcspmm_csr *A, int updatable)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = TCSPMM_PATH_CPU;
+    opt.updatable_values = updatable;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    return plan;
+}
+
+static void test_cpu_plan(const tcspmm_csr *A, const char *what)
+{
+    tcspmm_plan *plan = cpu_plan(A, 1);
+    if (!plan) return;
+    tcspmm_csr now;
+    CHECK_OK(csr_copy(A, &now));
+    for (int update = 0; update < 2; update++) {
+        rng_fill(now.values, (size_t)now.nnz, next_seed++);
+        CHECK_OK(tcspmm_plan_set_values(plan, now.values, NULL));
+        check_product(plan, &now, what);
+    }
+    if (now.nnz > 2) { /* refused: the plan keeps the values it had */
+        float *bad = malloc((size_t)now.nnz * sizeof(float));
+        memcpy(bad, now.values, (size_t)now.nnz * sizeof(float));
+        bad[now.nnz / 2] = INFINITY;
+        bad[now.nnz - 1] = NAN;
+        CHECK(tcspmm_plan_set_values(plan, bad, NULL) == TCSPMM_ERROR_INVALID_MATRIX);
+        char expect[64];
+        snprintf(expect, sizeof expect, "values[%lld] is infinite", (long long)(now.nnz / 2));
+        CHECK(strstr(tcspmm_last_error(), expect) != NULL);
+        check_product(plan, &now, what);
+        free(bad);
+    }
+    tcspmm_csr_free(&now);
+    tcspmm_plan_destroy(plan);
+}
+
+static void test_refusals(void)
+{
+    tcspmm_csr A;
+    CHECK_OK(matgen_random(40, 30, 0.2, 5, &A));
+    tcspmm_plan *plan = cpu_plan(&A, 0);
+    CHECK(tcspmm_plan_set_values(plan, A.values, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "updatable_values") != NULL);
+    tcspmm_plan_destroy(plan);
+    plan = cpu_plan(&A, 1);
+    CHECK(tcspmm_plan_set_values(plan, NULL, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(tcspmm_plan_set_values(NULL, A.values, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    tcspmm_plan_destroy(plan);
+
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.updatable_values = 2;
+    plan = NULL;
+    CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT && plan == NULL);
+    tcspmm_csr_free(&A);
+
+    tcspmm_csr E; /* no entries: nothing to set, NULL allowed */
+    CHECK_OK(matgen_random(20, 10, 0.0, 6, &E));
+    CHECK(E.nnz == 0);
+    plan = cpu_plan(&E, 1);
+    CHECK_OK(tcspmm_plan_set_values(plan, NULL, NULL));
+    tcspmm_plan_destroy(plan);
+    tcspmm_csr_free(&E);
+}
+
+int main(void)
+{
+    for (int c = 0; c < matgen_num_cases(); c++) {
+        tcspmm_csr A;
+        const char *name = "";
+        CHECK_OK(matgen_case(c, 700 + c, &A, &name));
+        for (int tm = 16; tm <= 32; tm += 16)
+            for (int clustered = 0; clustered < 2; clustered++) check_slots(&A, tm, clustered, name);
+        test_cpu_plan(&A, name);
+        tcspmm_csr_free(&A);
+    }
+    tcspmm_csr A;
+    CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
+    for (int clustered = 0; clustered < 2; clustered++) check_slots(&A, 16, clustered, "cora.mtx");
+    test_cpu_plan(&A, "cora.mtx");
+    tcspmm_csr_free(&A);
+    test_refusals();
+    return tests_finish();
+}
