@@ -264,19 +264,24 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     return TCSPMM_SUCCESS;
 }
 
-/* For a plan whose values change, where each entry's value lies in an HRPB
- * built on the host, worked out there and uploaded beside it. */
+/* For a plan whose values change, on an HRPB built on the host: the source
+ * of each of its values (hrpb_value_sources), worked out there and uploaded
+ * beside it. */
 static tcspmm_status map_values_on_host(tcspmm_plan *plan, const csr_gpu *dA)
 {
     const tcspmm_csr *A;
     TCSPMM_TRY(host_input(plan, dA, &A));
-    uint32_t *slot = malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof(uint32_t));
-    if (!slot)
-        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
-                           "plan: cannot allocate the value map of %lld entries", (long long)A->nnz);
-    tcspmm_status st = hrpb_value_slots(&plan->hrpb, A, plan->opt.host_threads, slot);
-    if (!st) st = hrpb_gpu_upload_value_slots(plan->hrpb_dev, slot, A->nnz);
-    free(slot);
+    const int64_t nb = plan->hrpb.num_blocks;
+    int64_t *block_values = malloc(((size_t)nb + 1) * sizeof(int64_t));
+    uint32_t *source = malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof(uint32_t));
+    tcspmm_status st = TCSPMM_SUCCESS;
+    if (!block_values || !source)
+        st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                         "plan: cannot allocate the value sources of %lld entries", (long long)A->nnz);
+    if (!st) st = hrpb_value_sources(&plan->hrpb, A, plan->opt.host_threads, block_values, source);
+    if (!st) st = hrpb_gpu_upload_value_sources(plan->hrpb_dev, block_values, nb, source, A->nnz);
+    free(block_values);
+    free(source);
     return st;
 }
 

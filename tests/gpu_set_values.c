@@ -51,8 +51,8 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *wh
         float *dB = NULL, *dC = NULL;
         CHECK(cudaMalloc((void **)&dB, t.bsize * 4 + 4) == cudaSuccess);
         CHECK(cudaMalloc((void **)&dC, t.csize * 4 + 4) == cudaSuccess);
-        CHECK(cudaMemcpy(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-        CHECK(cudaMemcpy(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK(cudaMemcpyAsync(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
+        CHECK(cudaMemcpyAsync(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
         CHECK_OK(tcspmm_spmm(plan, n, 1.5f, dB, t.ldb, 0.25f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
                              stream));
         CHECK(cudaMemcpyAsync(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
@@ -71,12 +71,16 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *wh
     test_operands_free(&t);
 }
 
-/* A copy of values in device memory (free with cudaFree). */
+/* A copy of values in device memory (free with cudaFree), ordered on
+ * stream: every device array of the test is written and read on stream (a
+ * plain cudaMemcpy from pageable memory may return before its copy lands,
+ * and stream does not wait for the legacy stream). */
 static float *on_device(const float *values, int64_t count)
 {
     float *d = NULL;
     CHECK(cudaMalloc((void **)&d, (size_t)count * 4 + 4) == cudaSuccess);
-    CHECK(cudaMemcpy(d, values, (size_t)count * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpyAsync(d, values, (size_t)count * 4, cudaMemcpyHostToDevice, stream) ==
+          cudaSuccess);
     return d;
 }
 
@@ -84,16 +88,20 @@ static float *on_device(const float *values, int64_t count)
  * device, a product. now holds A with the values the plan has. */
 static void check_updates(tcspmm_plan *plan, tcspmm_csr *now, const char *what)
 {
-    check_product(plan, now, what);
+    char label[200];
+    snprintf(label, sizeof label, "%s, original values", what);
+    check_product(plan, now, label);
     rng_fill(now->values, (size_t)now->nnz, seed++);
     CHECK_OK(tcspmm_plan_set_values(plan, now->values, stream));
-    check_product(plan, now, what);
+    snprintf(label, sizeof label, "%s, values from the host", what);
+    check_product(plan, now, label);
     rng_fill(now->values, (size_t)now->nnz, seed++);
     float *d = on_device(now->values, now->nnz);
     CHECK_OK(tcspmm_plan_set_values(plan, d, stream));
     CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
     cudaFree(d);
-    check_product(plan, now, what);
+    snprintf(label, sizeof label, "%s, values from the device", what);
+    check_product(plan, now, label);
 }
 
 typedef struct plan_kind {

@@ -1,8 +1,9 @@
 /* test_plan_values.c: new values for a plan's matrix, on the CPU:
- *  - hrpb_value_slots on the edge cases and a bundled matrix, TM 16 and 32,
- *    in A's row order and the clustered one: the slots are distinct, each
- *    holds its entry's value, and new values written through them give an
- *    HRPB that decodes to A with the new values;
+ *  - hrpb_value_sources on the edge cases and a bundled matrix, TM 16 and
+ *    32, in A's row order and the clustered one: every entry is the source
+ *    of exactly one value, which holds its value, and new values written
+ *    block by block from their sources give an HRPB that decodes to A with
+ *    the new values;
  *  - tcspmm_plan_set_values on the cpu path: products after one and after
  *    two updates match the float64 reference of A with the newest values;
  *    refused without opt.updatable_values, for a NaN or an Inf (naming its
@@ -22,36 +23,45 @@
 
 static uint64_t next_seed = 3000;
 
-static void check_slots(const tcspmm_csr *A, int tm, int clustered, const char *what)
+static void check_sources(const tcspmm_csr *A, int tm, int clustered, const char *what)
 {
     hrpb h;
     CHECK_OK(clustered ? hrpb_build_clustered(A, tm, 0, &h) : hrpb_build(A, tm, 0, &h));
-    const int64_t nnz = A->nnz, floats = h.size_ptr[h.num_blocks] / 4;
-    uint32_t *slot = malloc((size_t)(nnz + 1) * sizeof *slot);
-    unsigned char *taken = calloc((size_t)floats + 1, 1);
-    CHECK_OK(hrpb_value_slots(&h, A, 3, slot));
-    const float *packed = (const float *)h.packed;
-    int64_t wrong = 0;
-    for (int64_t k = 0; k < nnz; k++) {
-        if (slot[k] >= floats || taken[slot[k]] || packed[slot[k]] != A->values[k]) wrong++;
-        else taken[slot[k]] = 1;
+    const int64_t nnz = A->nnz, nb = h.num_blocks;
+    int64_t *block_values = malloc(((size_t)nb + 1) * sizeof(int64_t));
+    uint32_t *source = malloc((size_t)(nnz + 1) * sizeof *source);
+    unsigned char *seen = calloc((size_t)nnz + 1, 1);
+    CHECK_OK(hrpb_value_sources(&h, A, 3, block_values, source));
+    int64_t wrong = block_values[nb] != nnz;
+    for (int64_t b = 0; b < nb && !wrong; b++) {
+        const float *v = (const float *)(h.packed + hrpb_values_offset(h.size_ptr, h.packed, b));
+        for (int64_t i = 0; i < block_values[b + 1] - block_values[b]; i++) {
+            uint32_t k = source[block_values[b] + i];
+            if (k >= nnz || seen[k] || v[i] != A->values[k]) wrong++;
+            else seen[k] = 1;
+        }
     }
-    if (wrong) printf("%s, TM %d, %s rows: %lld slots wrong\n", what, tm,
+    if (wrong) printf("%s, TM %d, %s rows: %lld sources wrong\n", what, tm,
                       clustered ? "clustered" : "natural", (long long)wrong);
     CHECK(wrong == 0);
 
-    tcspmm_csr fresh; /* A with new values, written through the slots */
+    tcspmm_csr fresh; /* A with new values, written block by block from their sources */
     CHECK_OK(csr_copy(A, &fresh));
     rng_fill(fresh.values, (size_t)nnz, next_seed++);
-    for (int64_t k = 0; k < nnz && !wrong; k++) ((float *)h.packed)[slot[k]] = fresh.values[k];
+    for (int64_t b = 0; b < nb && !wrong; b++) {
+        float *v = (float *)(h.packed + hrpb_values_offset(h.size_ptr, h.packed, b));
+        for (int64_t i = 0; i < block_values[b + 1] - block_values[b]; i++)
+            v[i] = fresh.values[source[block_values[b] + i]];
+    }
     tcspmm_csr back;
     CHECK_OK(hrpb_to_csr(&h, &back));
     CHECK(back.nnz == nnz && !memcmp(back.col_idx, A->col_idx, (size_t)nnz * sizeof(int32_t)) &&
           !memcmp(back.values, fresh.values, (size_t)nnz * sizeof(float)));
     tcspmm_csr_free(&back);
     tcspmm_csr_free(&fresh);
-    free(taken);
-    free(slot);
+    free(seen);
+    free(source);
+    free(block_values);
     hrpb_free(&h);
 }
 
@@ -145,13 +155,13 @@ int main(void)
         const char *name = "";
         CHECK_OK(matgen_case(c, 700 + c, &A, &name));
         for (int tm = 16; tm <= 32; tm += 16)
-            for (int clustered = 0; clustered < 2; clustered++) check_slots(&A, tm, clustered, name);
+            for (int clustered = 0; clustered < 2; clustered++) check_sources(&A, tm, clustered, name);
         test_cpu_plan(&A, name);
         tcspmm_csr_free(&A);
     }
     tcspmm_csr A;
     CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
-    for (int clustered = 0; clustered < 2; clustered++) check_slots(&A, 16, clustered, "cora.mtx");
+    for (int clustered = 0; clustered < 2; clustered++) check_sources(&A, 16, clustered, "cora.mtx");
     test_cpu_plan(&A, "cora.mtx");
     tcspmm_csr_free(&A);
     test_refusals();

@@ -87,16 +87,16 @@ HRPB_HOST_DEVICE static inline int hrpb_popcount64(uint64_t x)
 }
 
 /* Where the value of the entry in column c of row r (0 .. TM-1) of panel p
- * lies: its index in packed read as floats, or -1 when the panel holds no
- * such entry. c is found among the panel's active columns (increasing; the
- * -1 pads of its last block sort last when compared unsigned), then its
- * brick, and the values of the bricks and bits before it are counted. On the
- * host (hrpb_value_slots) and the device (kernels/hrpb_values_gpu.cu). */
-HRPB_HOST_DEVICE static inline int64_t hrpb_value_index(const int64_t *block_ptr,
-                                                        const int32_t *active_cols,
-                                                        const int64_t *size_ptr,
-                                                        const uint8_t *packed, int64_t p, int r,
-                                                        int32_t c)
+ * lies: *block gets its block, and the result is its place among that
+ * block's values (the values of the bricks before its own and of the bits
+ * below its own), or -1 when the panel holds no such entry. c is found among
+ * the panel's active columns (increasing; the -1 pads of the last block sort
+ * last when compared unsigned). On the host (hrpb_value_sources) and the
+ * device (kernels/hrpb_values_gpu.cu). */
+HRPB_HOST_DEVICE static inline int hrpb_value_place(const int64_t *block_ptr,
+                                                    const int32_t *active_cols,
+                                                    const int64_t *size_ptr, const uint8_t *packed,
+                                                    int64_t p, int r, int32_t c, int64_t *block)
 {
     int64_t lo = block_ptr[p] * HRPB_TK, hi = block_ptr[p + 1] * HRPB_TK;
     const int64_t end = hi;
@@ -106,29 +106,38 @@ HRPB_HOST_DEVICE static inline int64_t hrpb_value_index(const int64_t *block_ptr
         else hi = mid;
     }
     if (lo == end || active_cols[lo] != c) return -1;
-    const int64_t b = lo / HRPB_TK;
+    *block = lo / HRPB_TK;
     const int slot = (int)(lo % HRPB_TK), brick_col = slot / HRPB_BRICK_K;
     const int bit = (r % HRPB_BRICK_M) * HRPB_BRICK_K + slot % HRPB_BRICK_K;
-    const uint8_t *block = packed + size_ptr[b]; /* col_ptr[5], brick_row[8], pad, patterns */
-    const uint64_t *pattern = (const uint64_t *)(block + HRPB_HEADER_BYTES);
-    int64_t before = 0;
-    for (int j = 0; j < block[brick_col + 1]; j++) {
-        if (j >= block[brick_col] && block[5 + j] == r / HRPB_BRICK_M) {
-            if (!(pattern[j] >> bit & 1)) return -1;
-            before += hrpb_popcount64(pattern[j] & ((1ull << bit) - 1));
-            return (size_ptr[b] + HRPB_HEADER_BYTES + 8 * (int64_t)block[4]) / 4 + before;
-        }
+    const uint8_t *b = packed + size_ptr[*block]; /* col_ptr[5], brick_row[8], pad, patterns */
+    const uint64_t *pattern = (const uint64_t *)(b + HRPB_HEADER_BYTES);
+    int before = 0;
+    for (int j = 0; j < b[brick_col + 1]; j++) {
+        if (j >= b[brick_col] && b[5 + j] == r / HRPB_BRICK_M)
+            return pattern[j] >> bit & 1 ? before + hrpb_popcount64(pattern[j] & ((1ull << bit) - 1))
+                                         : -1;
         before += hrpb_popcount64(pattern[j]);
     }
     return -1;
 }
 
-/* slot[k] = hrpb_value_index of entry k of A (the CSR h was built from, in
- * A's own row order; h->row_map maps panel rows to A's rows): where a new
- * value of entry k goes. OpenMP (threads: 0 = all). TCSPMM_ERROR_UNSUPPORTED
- * when packed holds 2^32 floats or more; TCSPMM_ERROR_INVALID_ARGUMENT when
- * an entry of A is not in h. */
-tcspmm_status hrpb_value_slots(const hrpb *h, const tcspmm_csr *A, int threads, uint32_t *slot);
+/* The values of block b, in order, lie at packed + hrpb_values_offset(...)
+ * bytes (after its header and patterns). */
+HRPB_HOST_DEVICE static inline int64_t hrpb_values_offset(const int64_t *size_ptr,
+                                                          const uint8_t *packed, int64_t b)
+{
+    return size_ptr[b] + HRPB_HEADER_BYTES + 8 * (int64_t)packed[size_ptr[b] + 4];
+}
+
+/* For a plan whose values change: block_values[b] (num_blocks + 1) = the
+ * values of the blocks before b, and source[block_values[b] + i] = the
+ * entry of A (the CSR h was built from, in A's own row order; h->row_map
+ * maps panel rows to A's rows) whose value is block b's value i. Writing
+ * new values then walks the packed values in order. OpenMP (threads: 0 =
+ * all). TCSPMM_ERROR_UNSUPPORTED for 2^32 entries or more;
+ * TCSPMM_ERROR_INVALID_ARGUMENT when A is not h's matrix. */
+tcspmm_status hrpb_value_sources(const hrpb *h, const tcspmm_csr *A, int threads,
+                                 int64_t *block_values, uint32_t *source);
 
 /* Builds HRPB from a validated CSR with OpenMP (threads: 0 = all). The result
  * is byte for byte the same for any thread count. */

@@ -45,12 +45,15 @@ tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape, hrpb *out)
  * which g frees. */
 void hrpb_gpu_adopt_row_map(hrpb_gpu *g, int64_t *d_row_map);
 
-/* For a plan whose values change (src/kernels/hrpb_values_gpu.cu): where
- * each entry of A, the CSR g was built from (in A's own row order; shape's
- * block_ptr on the host), lies among g's packed values, worked out on the
- * device; or given as slots from the host (hrpb_value_slots). */
+/* For a plan whose values change (src/kernels/hrpb_values_gpu.cu): which
+ * entry of A, the CSR g was built from (in A's own row order; shape's
+ * block_ptr on the host), each of g's values came from (hrpb_value_sources),
+ * worked out on the device; or given from the host (num_blocks + 1 block
+ * offsets, nnz sources). */
 tcspmm_status hrpb_gpu_map_values(hrpb_gpu *g, const int64_t *block_ptr, const csr_gpu *A);
-tcspmm_status hrpb_gpu_upload_value_slots(hrpb_gpu *g, const uint32_t *slot, int64_t nnz);
+tcspmm_status hrpb_gpu_upload_value_sources(hrpb_gpu *g, const int64_t *block_values,
+                                            int64_t num_blocks, const uint32_t *source,
+                                            int64_t nnz);
 
 /* Writes the new values d_values (device, nnz in A's order) in place, on
  * stream. Needs one of the two above first. */

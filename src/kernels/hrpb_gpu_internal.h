@@ -33,9 +33,11 @@ struct hrpb_gpu {
     int32_t *active_cols;     /* num_blocks * HRPB_TK */
     uint8_t *packed;
     int64_t *row_map;         /* rows, or NULL: the row of C of each panel row (hrpb.h) */
-    int64_t nnz;              /* entries of value_slot */
-    uint32_t *value_slot;     /* NULL, or where each entry of A's CSR lies in packed, as a
-                                 float index: a plan whose values change (hrpb_values_gpu.cu) */
+    /* NULL unless the plan's values change (hrpb_value_sources in hrpb.h,
+     * kernels/hrpb_values_gpu.cu): */
+    int64_t num_blocks;
+    int64_t *block_values;    /* num_blocks + 1: the values of the blocks before each */
+    uint32_t *value_source;   /* nnz: the entry of A's CSR of each value, in packed order */
 };
 
 /* How the kernel reads a column-major B: gathered element by element where

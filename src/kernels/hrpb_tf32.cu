@@ -785,7 +785,8 @@ void hrpb_gpu_free(hrpb_gpu *g)
     cudaFree(g->active_cols);
     cudaFree(g->packed);
     cudaFree(g->row_map);
-    cudaFree(g->value_slot);
+    cudaFree(g->block_values);
+    cudaFree(g->value_source);
     free(g);
 }
 

@@ -1,20 +1,39 @@
 /* hrpb_values_gpu.cu: new values for an HRPB on the device, for plans whose
- * matrix changes its values but not its pattern. At plan time each entry of
- * the caller's CSR gets the place of its value among the packed values
- * (value_slot, hrpb_value_index of hrpb.h); each update then scatters the
- * new values there.
+ * matrix changes its values but not its pattern. At plan time each value of
+ * the HRPB gets the entry of the caller's CSR it came from (value_source,
+ * in packed order, block by block: hrpb_value_sources of hrpb.h); each
+ * update then gathers the new values into place, so its writes are
+ * contiguous.
  *
+ * count_block_values: thread b counts block b's values (its patterns' bits).
  * map_entries: warp w owns panel row w; its lanes take the entries of the
- * row of A that the panel row holds (row_map), 32 apart, and find each
- * one's place.
- * scatter_values: thread k (grid-stride) writes entry k's new value. */
+ *   row of A that the panel row holds (row_map), 32 apart, and record each
+ *   one as the source of its value's place.
+ * gather_values: warp w owns HRPB blocks w, w + warps, ...; its lanes write
+ *   a block's values 32 apart, each read from the new values of its source. */
 #include <cuda_runtime.h>
+#include <cub/device/device_scan.cuh>
 
 #include "../device_copy.h"
 #include "../error.h"
 #include "hrpb_gpu_internal.h"
 
-enum { THREADS = 256 };
+enum { THREADS = 256, WARPS = THREADS / 32 };
+
+__global__ static void count_block_values(const int64_t *__restrict__ size_ptr,
+                                          const uint8_t *__restrict__ packed, int64_t num_blocks,
+                                          int64_t *__restrict__ counts)
+{
+    const int64_t b = (int64_t)blockIdx.x * THREADS + threadIdx.x;
+    if (b > num_blocks) return;
+    int64_t count = 0;
+    if (b < num_blocks) {
+        const uint8_t *block = packed + size_ptr[b];
+        const uint64_t *pattern = (const uint64_t *)(block + HRPB_HEADER_BYTES);
+        for (int j = 0; j < block[4]; j++) count += __popcll(pattern[j]);
+    }
+    counts[b] = count; /* counts[num_blocks] = 0: the scan's end */
+}
 
 __global__ static void map_entries(const int64_t *__restrict__ row_ptr,
                                    const int32_t *__restrict__ col_idx,
@@ -22,54 +41,79 @@ __global__ static void map_entries(const int64_t *__restrict__ row_ptr,
                                    const int64_t *__restrict__ block_ptr,
                                    const int32_t *__restrict__ active_cols,
                                    const int64_t *__restrict__ size_ptr,
-                                   const uint8_t *__restrict__ packed, uint32_t *__restrict__ slot,
-                                   int *__restrict__ missing)
+                                   const uint8_t *__restrict__ packed,
+                                   const int64_t *__restrict__ block_values,
+                                   uint32_t *__restrict__ source, int *__restrict__ missing)
 {
-    const int64_t i = ((int64_t)blockIdx.x * THREADS + threadIdx.x) / 32;
+    const int64_t i = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
     if (i >= rows) return;
     const int64_t row = row_map ? row_map[i] : i;
     for (int64_t k = row_ptr[row] + threadIdx.x % 32; k < row_ptr[row + 1]; k += 32) {
-        int64_t at = hrpb_value_index(block_ptr, active_cols, size_ptr, packed, i / tm,
-                                      (int)(i % tm), col_idx[k]);
-        if (at < 0) *missing = 1;
-        else slot[k] = (uint32_t)at;
+        int64_t b = 0;
+        int place = hrpb_value_place(block_ptr, active_cols, size_ptr, packed, i / tm,
+                                     (int)(i % tm), col_idx[k], &b);
+        if (place < 0) *missing = 1;
+        else source[block_values[b] + place] = (uint32_t)k;
     }
 }
 
-__global__ static void scatter_values(const float *__restrict__ values,
-                                      const uint32_t *__restrict__ slot, int64_t nnz,
-                                      float *__restrict__ packed_values)
+__global__ static void gather_values(const float *__restrict__ values,
+                                     const uint32_t *__restrict__ source,
+                                     const int64_t *__restrict__ block_values,
+                                     const int64_t *__restrict__ size_ptr, int64_t num_blocks,
+                                     uint8_t *__restrict__ packed)
 {
-    for (int64_t k = (int64_t)blockIdx.x * THREADS + threadIdx.x; k < nnz;
-         k += (int64_t)gridDim.x * THREADS)
-        packed_values[slot[k]] = values[k];
+    const int lane = threadIdx.x % 32;
+    for (int64_t b = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32; b < num_blocks;
+         b += (int64_t)gridDim.x * WARPS) {
+        float *out = (float *)(packed + hrpb_values_offset(size_ptr, packed, b));
+        const int64_t first = block_values[b], count = block_values[b + 1] - first;
+        for (int64_t v = lane; v < count; v += 32) out[v] = values[source[first + v]];
+    }
 }
 
-/* Fails unless packed's floats are indexable by uint32 (num_blocks from
- * block_ptr on the host). */
-static tcspmm_status check_slot_range(const hrpb_gpu *g, int64_t num_blocks)
+static void forget_values(hrpb_gpu *g)
 {
-    int64_t bytes = 0;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&bytes, g->size_ptr + num_blocks, sizeof bytes,
+    cudaFree(g->block_values);
+    cudaFree(g->value_source);
+    g->block_values = NULL;
+    g->value_source = NULL;
+    g->num_blocks = 0;
+}
+
+/* The map of hrpb_gpu_map_values, with block_ptr and the missing flag on the
+ * device. */
+static tcspmm_status map(hrpb_gpu *g, const int64_t *d_block_ptr, const csr_gpu *A,
+                         int64_t num_blocks, int *d_missing, void **scan_temp)
+{
+    const int64_t nb = num_blocks;
+    int64_t *counts = NULL;
+    TCSPMM_TRY(device_alloc((void **)&g->block_values, ((size_t)nb + 1) * sizeof(int64_t)));
+    TCSPMM_TRY(device_alloc((void **)&g->value_source, (size_t)A->nnz * sizeof(uint32_t)));
+    g->num_blocks = nb;
+    TCSPMM_TRY(device_alloc((void **)&counts, ((size_t)nb + 1) * sizeof(int64_t)));
+    count_block_values<<<(unsigned)((nb + THREADS) / THREADS), THREADS>>>(g->size_ptr, g->packed,
+                                                                           nb, counts);
+    tcspmm_status st = TCSPMM_CUDA(cudaGetLastError());
+    size_t need = 0;
+    if (!st) st = TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, counts, g->block_values, nb + 1));
+    if (!st) st = device_alloc(scan_temp, need);
+    if (!st)
+        st = TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(*scan_temp, need, counts, g->block_values, nb + 1));
+    cudaFree(counts);
+    TCSPMM_TRY(st);
+    int64_t total = 0;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&total, g->block_values + nb, sizeof total,
                                       cudaMemcpyDeviceToHost)));
-    if (bytes / 4 > (int64_t)UINT32_MAX)
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "hrpb_gpu_map_values: %lld packed bytes; updatable values need fewer "
-                           "than 2^32 floats", (long long)bytes);
-    return TCSPMM_SUCCESS;
-}
-
-/* The map of hrpb_gpu_map_values into g->value_slot, with block_ptr and the
- * missing flag already on the device. */
-static tcspmm_status map(hrpb_gpu *g, const int64_t *d_block_ptr, const csr_gpu *A, int *d_missing)
-{
-    TCSPMM_TRY(device_alloc((void **)&g->value_slot, (size_t)A->nnz * sizeof(uint32_t)));
-    g->nnz = A->nnz;
+    if (total != A->nnz)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "hrpb_gpu_map_values: %lld values in the HRPB, %lld entries in A",
+                           (long long)total, (long long)A->nnz);
+    if (A->nnz == 0) return TCSPMM_SUCCESS;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemset(d_missing, 0, sizeof(int))));
-    const int64_t warps_per_block = THREADS / 32;
-    map_entries<<<(unsigned)((A->rows + warps_per_block - 1) / warps_per_block), THREADS>>>(
+    map_entries<<<(unsigned)((A->rows + WARPS - 1) / WARPS), THREADS>>>(
         A->row_ptr, A->col_idx, g->row_map, A->rows, g->panel_rows, d_block_ptr, g->active_cols,
-        g->size_ptr, g->packed, g->value_slot, d_missing);
+        g->size_ptr, g->packed, g->block_values, g->value_source, d_missing);
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     int missing = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&missing, d_missing, sizeof missing, cudaMemcpyDeviceToHost)));
@@ -84,54 +128,53 @@ extern "C" tcspmm_status hrpb_gpu_map_values(hrpb_gpu *g, const int64_t *block_p
 {
     if (!g || !block_ptr || !A || A->rows != g->rows)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_map_values: bad argument");
-    cudaFree(g->value_slot);
-    g->value_slot = NULL;
-    g->nnz = 0;
-    if (A->nnz == 0 || A->rows == 0) return TCSPMM_SUCCESS;
+    forget_values(g);
     const int64_t num_panels = (g->rows + g->panel_rows - 1) / g->panel_rows;
-    TCSPMM_TRY(check_slot_range(g, block_ptr[num_panels]));
     int64_t *d_block_ptr = NULL;
     int *d_missing = NULL;
+    void *scan_temp = NULL;
     tcspmm_status st = device_copy_in((void **)&d_block_ptr, block_ptr,
                                       ((size_t)num_panels + 1) * sizeof(int64_t),
                                       cudaMemcpyHostToDevice);
     if (!st) st = device_alloc((void **)&d_missing, sizeof(int));
-    if (!st) st = map(g, d_block_ptr, A, d_missing);
+    if (!st) st = map(g, d_block_ptr, A, block_ptr[num_panels], d_missing, &scan_temp);
     cudaFree(d_block_ptr);
     cudaFree(d_missing);
-    if (st) {
-        cudaFree(g->value_slot);
-        g->value_slot = NULL;
-        g->nnz = 0;
-    }
+    cudaFree(scan_temp);
+    if (st) forget_values(g);
     return st;
 }
 
-extern "C" tcspmm_status hrpb_gpu_upload_value_slots(hrpb_gpu *g, const uint32_t *slot, int64_t nnz)
+extern "C" tcspmm_status hrpb_gpu_upload_value_sources(hrpb_gpu *g, const int64_t *block_values,
+                                                       int64_t num_blocks, const uint32_t *source,
+                                                       int64_t nnz)
 {
-    if (!g || (nnz > 0 && !slot))
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_upload_value_slots: null argument");
-    cudaFree(g->value_slot);
-    g->value_slot = NULL;
-    g->nnz = 0;
-    TCSPMM_TRY(device_copy_in((void **)&g->value_slot, slot, (size_t)nnz * sizeof(uint32_t),
-                              cudaMemcpyHostToDevice));
-    g->nnz = nnz;
-    return TCSPMM_SUCCESS;
+    if (!g || !block_values || (nnz > 0 && !source))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "hrpb_gpu_upload_value_sources: null argument");
+    forget_values(g);
+    const cudaMemcpyKind up = cudaMemcpyHostToDevice;
+    tcspmm_status st = device_copy_in((void **)&g->block_values, block_values,
+                                      ((size_t)num_blocks + 1) * sizeof(int64_t), up);
+    if (!st) st = device_copy_in((void **)&g->value_source, source, (size_t)nnz * sizeof(uint32_t), up);
+    if (st) forget_values(g);
+    else g->num_blocks = num_blocks;
+    return st;
 }
 
 extern "C" tcspmm_status hrpb_gpu_set_values(const hrpb_gpu *g, const float *d_values, void *stream)
 {
-    if (!g || (g->nnz > 0 && !g->value_slot))
+    if (!g || !g->block_values)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "hrpb_gpu_set_values: no value map (a plan without updatable_values)");
-    if (g->nnz == 0) return TCSPMM_SUCCESS;
+                           "hrpb_gpu_set_values: no value sources (a plan without updatable_values)");
+    if (g->num_blocks == 0) return TCSPMM_SUCCESS;
     int device = 0, sms = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&device)));
     TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)));
-    const int64_t blocks_needed = (g->nnz + THREADS - 1) / THREADS;
-    const unsigned grid = (unsigned)(blocks_needed < 8 * sms ? blocks_needed : 8 * sms);
-    scatter_values<<<grid, THREADS, 0, (cudaStream_t)stream>>>(d_values, g->value_slot, g->nnz,
-                                                              (float *)g->packed);
+    const int64_t blocks_needed = (g->num_blocks + WARPS - 1) / WARPS;
+    const unsigned grid = (unsigned)(blocks_needed < 16 * sms ? blocks_needed : 16 * sms);
+    gather_values<<<grid, THREADS, 0, (cudaStream_t)stream>>>(d_values, g->value_source,
+                                                             g->block_values, g->size_ptr,
+                                                             g->num_blocks, g->packed);
     return TCSPMM_CUDA(cudaGetLastError());
 }
