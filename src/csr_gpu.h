@@ -45,9 +45,10 @@ tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A);
 tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row, sp24_structure *structure);
 
 /* *first = the index of the first non-finite of the device array
- * values[0..count), or -1; checked on stream, which it synchronizes. */
-tcspmm_status csr_gpu_first_nonfinite(const float *values, int64_t count, void *stream,
-                                      int64_t *first);
+ * values[0..count), or -1; checked on stream, which it synchronizes, with
+ * scratch (8 bytes of device memory). */
+tcspmm_status csr_gpu_first_nonfinite(const float *values, int64_t count,
+                                      unsigned long long *scratch, void *stream, int64_t *first);
 
 /* out = A with its rows in order (device array d_order: out's row i is A's
  * row d_order[i]), on the device (src/kernels/csr_permute_gpu.cu). */

@@ -422,6 +422,7 @@ static void plan_free(tcspmm_plan *plan)
     cusparse_path_destroy(plan->cusparse);
     hrpb_gpu_free(plan->hrpb_dev);
     sp24_gpu_free(plan->sp24_dev);
+    cudaFree(plan->values_check);
     hrpb_free(&plan->hrpb);
     wave_split_free(&plan->split);
     tcspmm_csr_free(&plan->A);

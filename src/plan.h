@@ -27,6 +27,7 @@ struct tcspmm_plan {
     path_trial trial;        /* a measuring plan's (info.path AUTO) choices per shape */
     sp24_gpu *sp24_dev;      /* NULL unless the plan runs on SPARSE24 */
     const void *checked_B, *checked_C; /* the last pointers found to be device memory */
+    unsigned long long *values_check; /* tcspmm_plan_set_values's device word, or NULL */
 };
 
 /* A measuring plan that ran out of device memory while measuring: from now

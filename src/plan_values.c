@@ -21,12 +21,17 @@ static tcspmm_status fail_nonfinite(int64_t k, float v)
 }
 
 /* Fails, naming the first, unless every value is finite: checked on the
- * host, or on the device on stream (which that synchronizes). */
-static tcspmm_status check_finite(const float *values, int64_t nnz, int on_device, void *stream)
+ * host, or on the device on stream (which that synchronizes; the plan's
+ * device word, allocated once, holds the answer). */
+static tcspmm_status check_finite(tcspmm_plan *plan, const float *values, int on_device,
+                                  void *stream)
 {
+    const int64_t nnz = plan->info.nnz;
     int64_t first = -1;
     if (on_device) {
-        TCSPMM_TRY(csr_gpu_first_nonfinite(values, nnz, stream, &first));
+        if (!plan->values_check)
+            TCSPMM_TRY(device_alloc((void **)&plan->values_check, sizeof *plan->values_check));
+        TCSPMM_TRY(csr_gpu_first_nonfinite(values, nnz, plan->values_check, stream, &first));
         if (first < 0) return TCSPMM_SUCCESS;
         float v = 0;
         TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&v, values + first, sizeof v, cudaMemcpyDeviceToHost)));
@@ -86,7 +91,7 @@ tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, voi
         TCSPMM_TRY(TCSPMM_CUDA(cudaPointerGetAttributes(&attr, values)));
         on_device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
     }
-    TCSPMM_TRY(check_finite(values, nnz, on_device, stream));
+    TCSPMM_TRY(check_finite(plan, values, on_device, stream));
 
     const int needs_host = plan->A.values != NULL, needs_device = plan->hrpb_dev || plan->cusparse;
     float *host_copy = NULL, *device_copy = NULL;
@@ -97,19 +102,20 @@ tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, voi
                        : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
                                      "tcspmm_plan_set_values: %zu bytes", bytes);
     }
-    if (!st && needs_device && !on_device) {
-        st = device_alloc((void **)&device_copy, bytes);
-        if (!st)
+    if (!st && needs_device && !on_device) { /* stream-ordered: no wait on other streams */
+        st = TCSPMM_CUDA(cudaMallocAsync((void **)&device_copy, bytes, (cudaStream_t)stream));
+        if (st) device_copy = NULL;
+        else
             st = TCSPMM_CUDA(cudaMemcpyAsync(device_copy, values, bytes, cudaMemcpyHostToDevice,
                                              (cudaStream_t)stream));
     }
     if (!st)
         st = write_values(plan, on_device ? host_copy : values, on_device ? values : device_copy,
                           stream);
-    if (device_copy) { /* read on stream: wait before freeing it */
+    if (device_copy) { /* host values: the caller may reuse them once this returns */
+        cudaFreeAsync(device_copy, (cudaStream_t)stream);
         tcspmm_status sync = TCSPMM_CUDA(cudaStreamSynchronize((cudaStream_t)stream));
         if (!st) st = sync;
-        cudaFree(device_copy);
     }
     free(host_copy);
     return st;

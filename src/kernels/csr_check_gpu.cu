@@ -122,23 +122,21 @@ extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row,
     return TCSPMM_SUCCESS;
 }
 
-extern "C" tcspmm_status csr_gpu_first_nonfinite(const float *values, int64_t count, void *stream,
+extern "C" tcspmm_status csr_gpu_first_nonfinite(const float *values, int64_t count,
+                                                 unsigned long long *scratch, void *stream,
                                                  int64_t *first)
 {
     *first = -1;
     if (count == 0) return TCSPMM_SUCCESS;
     cudaStream_t st = (cudaStream_t)stream;
-    unsigned long long found = NO_ROW, *d = NULL;
-    TCSPMM_TRY(device_alloc((void **)&d, sizeof found));
-    tcspmm_status status = TCSPMM_CUDA(cudaMemsetAsync(d, 0xff, sizeof found, st)); /* NO_ROW */
+    unsigned long long found = NO_ROW;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemsetAsync(scratch, 0xff, sizeof found, st))); /* NO_ROW */
     const int64_t blocks = (count + 255) / 256;
-    if (!status)
-        first_nonfinite<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, st>>>(values, count, d);
-    if (!status) status = TCSPMM_CUDA(cudaGetLastError());
-    if (!status) status = TCSPMM_CUDA(cudaMemcpyAsync(&found, d, sizeof found,
-                                                      cudaMemcpyDeviceToHost, st));
-    if (!status) status = TCSPMM_CUDA(cudaStreamSynchronize(st));
-    cudaFree(d);
-    if (!status && found != NO_ROW) *first = (int64_t)found;
-    return status;
+    first_nonfinite<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, st>>>(values, count,
+                                                                               scratch);
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(&found, scratch, sizeof found, cudaMemcpyDeviceToHost, st)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaStreamSynchronize(st)));
+    if (found != NO_ROW) *first = (int64_t)found;
+    return TCSPMM_SUCCESS;
 }
