@@ -263,13 +263,15 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * memory. The plan must have been made with opt.updatable_values = 1. The
  * path and its measured choices stay as they are (a pattern's speed does not
  * depend on its values), and the plan's arrays stay where they are, so CUDA
- * graphs captured earlier see the new values.
+ * graphs captured earlier see the new values (on the cuSPARSE path, once a
+ * direct call of the graph's shape has redone the preprocessing).
  * Ordered on stream (a cudaStream_t; NULL: the legacy default stream): the
- * call first synchronizes stream and checks every value is finite (else
+ * call checks every value is finite on stream and synchronizes it (else
  * TCSPMM_ERROR_INVALID_MATRIX, naming the first bad index, and the plan is
  * unchanged), then enqueues the update on stream; products enqueued later on
  * stream use the new values. Products in flight on other streams must have
- * finished. Device values are read on stream: keep them until it gets there.
+ * finished. Device values are read on stream: keep them until it gets there;
+ * with host values the call returns once the update is done.
  * Cost: one pass over the values on the device (HRPB, cuSPARSE: the cuSPARSE
  * path also redoes its preprocessing at its next call); the sparse24 path
  * compresses again on the host (a new value may break its structure:
