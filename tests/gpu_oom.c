@@ -4,15 +4,20 @@
  * matrix: each call either succeeds, and then its product is right, or
  * fails with TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY (a cuSPARSE allocation may
  * say TCSPMM_ERROR_CUSPARSE) and a message; never a crash or a wrong answer.
+ * HRPB plans are made with updatable values (where the device has no room
+ * to build HRPB, the host builds it and works out the value sources) and
+ * get new values after their product, then multiply again.
  * Afterwards, with the memory given back, a plan and a product still work:
  * no error is left behind in the CUDA context. */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/csr.h"
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
+#include "rng.h"
 
 enum { MAX_HOGS = 4096 };
 static void *hogs[MAX_HOGS];
@@ -82,6 +87,19 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *wh
     test_operands_free(&t);
 }
 
+/* New values for an updatable plan, then a product with them (refused for
+ * lack of memory: the plan keeps its values). */
+static void check_new_values(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
+{
+    tcspmm_csr now;
+    CHECK_OK(csr_copy(A, &now));
+    rng_fill(now.values, (size_t)now.nnz, 99);
+    tcspmm_status st = tcspmm_plan_set_values(plan, now.values, NULL);
+    if (st == TCSPMM_SUCCESS) check_product(plan, &now, what);
+    else CHECK(st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY && tcspmm_last_error()[0] != '\0');
+    tcspmm_csr_free(&now);
+}
+
 int main(void)
 {
     tests_require_gpu();
@@ -98,6 +116,7 @@ int main(void)
             tcspmm_options_init(&opt);
             opt.path = paths[p];
             opt.measure_at_first_call = 1; /* an auto plan measures in the call below */
+            opt.updatable_values = paths[p] == TCSPMM_PATH_HRPB;
             tcspmm_plan *plan = NULL;
             tcspmm_status st = tcspmm_plan_create(&A, &opt, &plan);
             char what[96];
@@ -106,6 +125,7 @@ int main(void)
             if (st == TCSPMM_SUCCESS) {
                 made++;
                 check_product(plan, &A, what);
+                if (opt.updatable_values) check_new_values(plan, &A, what);
             } else {
                 refused++;
                 CHECK(plan == NULL);

@@ -6,11 +6,13 @@
  * product, then new values from host memory, a product, new values from
  * device memory, a product, all on a stream of their own and each product
  * against the float64 reference of A with its newest values (C poisoned,
- * fresh B each time). Also: a CUDA graph of an HRPB product captured before
- * an update computes with the new values; a NaN in device values is refused,
- * naming its index, and the plan keeps its values; on a 2:4 plan, new values
- * that break the structure (an explicit zero made non-zero) or overflow fp16
- * are refused the same way. */
+ * fresh B each time). Also: value sources worked out on the host (for an
+ * HRPB built there) give the bytes of an HRPB built from the new values; a
+ * CUDA graph of an HRPB product captured before an update computes with the
+ * new values; a NaN in device values is refused, naming its index, and the
+ * plan keeps its values; on a 2:4 plan, new values that break the structure
+ * (an explicit zero made non-zero) or overflow fp16 are refused the same
+ * way. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,7 +20,10 @@
 
 #include "csr_gpu.h"
 #include "format/csr.h"
+#include "format/hrpb.h"
 #include "harness.h"
+#include "kernels/hrpb_gpu.h"
+#include "loadbalance/wave_split.h"
 #include "matgen.h"
 #include "reference.h"
 #include "rng.h"
@@ -211,6 +216,42 @@ static void test_graph(const tcspmm_csr *A)
     tcspmm_plan_destroy(plan);
 }
 
+/* The value sources worked out on the host (for an HRPB built there, as
+ * when the device has no room to build it) and uploaded: new values
+ * gathered on the device give the bytes of an HRPB built from them. */
+static void test_host_sources(const tcspmm_csr *A)
+{
+    hrpb h, back, fresh;
+    wave_split w;
+    hrpb_gpu *g = NULL;
+    CHECK_OK(hrpb_build(A, 16, 0, &h));
+    CHECK_OK(wave_split_build(&h, 1, 132, 4, &w));
+    CHECK_OK(hrpb_gpu_upload(&h, &w, TCSPMM_PRECISION_TF32, &g));
+    int64_t *block_values = malloc(((size_t)h.num_blocks + 1) * sizeof(int64_t));
+    uint32_t *source = malloc((size_t)A->nnz * sizeof(uint32_t));
+    CHECK_OK(hrpb_value_sources(&h, A, 0, block_values, source));
+    CHECK_OK(hrpb_gpu_upload_value_sources(g, block_values, h.num_blocks, source, A->nnz));
+    tcspmm_csr now;
+    CHECK_OK(csr_copy(A, &now));
+    rng_fill(now.values, (size_t)now.nnz, seed++);
+    float *d = on_device(now.values, now.nnz);
+    CHECK_OK(hrpb_gpu_set_values(g, d, stream));
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+    CHECK_OK(hrpb_gpu_download(g, &h, &back));
+    CHECK_OK(hrpb_build(&now, 16, 0, &fresh));
+    CHECK(back.size_ptr[back.num_blocks] == fresh.size_ptr[fresh.num_blocks] &&
+          !memcmp(back.packed, fresh.packed, (size_t)fresh.size_ptr[fresh.num_blocks]));
+    cudaFree(d);
+    hrpb_free(&fresh);
+    hrpb_free(&back);
+    tcspmm_csr_free(&now);
+    free(source);
+    free(block_values);
+    hrpb_gpu_free(g);
+    wave_split_free(&w);
+    hrpb_free(&h);
+}
+
 /* New values refused with status want and a message holding expect; the
  * plan's products still use now's values. values: host or device. */
 static void check_refused(tcspmm_plan *plan, const tcspmm_csr *now, const float *values,
@@ -319,6 +360,7 @@ int main(void)
             test_graph(&A);
             test_nan(&A);
         }
+        test_host_sources(&A);
         tcspmm_csr_free(&A);
     }
     const struct { sp24_structure s; tcspmm_precision p; } structured[] = {
