@@ -76,6 +76,18 @@ tcspmm_status tcspmm_csr_validate(const tcspmm_csr *A);
  * have at most 2^31 - 1 rows (they become A^T's column indices). */
 tcspmm_status tcspmm_csr_transpose(const tcspmm_csr *A, tcspmm_csr *out);
 
+/* tcspmm_csr_transpose for a CSR whose arrays are in GPU memory (a GNN
+ * code's adjacency matrix), on the GPU: *out = A^T in freshly allocated
+ * device arrays (free them with tcspmm_csr_free_device), the same arrays
+ * tcspmm_csr_transpose would give. A is checked on the device as
+ * tcspmm_plan_create_device checks it; rows and nnz must be below 2^31 - 1.
+ * Synchronous, on the legacy default stream. */
+tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm_csr *out);
+
+/* Frees the device arrays of a CSR from tcspmm_csr_transpose_device and
+ * zeroes it. NULL is allowed. */
+void tcspmm_csr_free_device(tcspmm_csr *A);
+
 /* ------------------------------------------------------------------ */
 typedef enum tcspmm_layout {
     TCSPMM_LAYOUT_ROW_MAJOR = 0, /* element (i, j) at i*ld + j */

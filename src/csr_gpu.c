@@ -1,5 +1,6 @@
 /* csr_gpu.c: upload, device copy, download and freeing of a device CSR
- * (csr_gpu.h).
+ * (csr_gpu.h), the checks of a caller's device CSR, and
+ * tcspmm_csr_free_device.
  *
  * Large arrays go up through two small pinned staging buffers: all host
  * threads copy a piece into one while the copy engine sends the other. On
@@ -14,6 +15,7 @@
 #include "format/csr.h"
 
 #include <cuda_runtime.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { STAGE_BYTES = 2 << 20, STAGED_MIN = 16 << 20, PIECE = 64 << 10 };
@@ -133,6 +135,42 @@ tcspmm_status csr_gpu_download(const csr_gpu *A, tcspmm_csr *out)
 
 void csr_gpu_free(csr_gpu *A)
 {
+    cudaFree(A->row_ptr);
+    cudaFree(A->col_idx);
+    cudaFree(A->values);
+    memset(A, 0, sizeof *A);
+}
+
+tcspmm_status csr_gpu_check_caller_sizes(const tcspmm_csr *dA, const char *fn, const char *host_fn)
+{
+    if (dA->rows < 0 || dA->cols < 0 || dA->nnz < 0 || !dA->row_ptr ||
+        (dA->nnz > 0 && (!dA->col_idx || !dA->values)))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX, "%s: a negative size or a NULL array", fn);
+    if (dA->cols > INT32_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "csr: more than 2^31-1 columns");
+    if (!csr_gpu_fits(dA->rows, dA->nnz))
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "%s: %lld rows and %lld entries; device input needs both below 2^31-1 "
+                           "(use %s)", fn, (long long)dA->rows, (long long)dA->nnz, host_fn);
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status csr_gpu_check_caller_arrays(const tcspmm_csr *dA, const char *fn, const char *host_fn)
+{
+    const void *arrays[3] = {dA->row_ptr, dA->col_idx, dA->values};
+    const char *names[3] = {"row_ptr", "col_idx", "values"};
+    for (int i = 0; i < (dA->nnz > 0 ? 3 : 1); i++) {
+        char what[96], instead[96];
+        snprintf(what, sizeof what, "%s: %s", fn, names[i]);
+        snprintf(instead, sizeof instead, "use %s for host arrays", host_fn);
+        TCSPMM_TRY(check_device_pointer(arrays[i], what, instead));
+    }
+    return TCSPMM_SUCCESS;
+}
+
+void tcspmm_csr_free_device(tcspmm_csr *A)
+{
+    if (!A) return;
     cudaFree(A->row_ptr);
     cudaFree(A->col_idx);
     cudaFree(A->values);

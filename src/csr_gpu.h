@@ -25,6 +25,13 @@ static inline int csr_gpu_fits(int64_t rows, int64_t nnz)
     return rows >= 0 && rows < INT32_MAX && nnz >= 0 && nnz < INT32_MAX;
 }
 
+/* The checks of a caller's CSR in device memory before anything reads it,
+ * fn naming the caller and host_fn what to call for host arrays: sizes
+ * (none negative, no NULL array, cols below 2^31, csr_gpu_fits), and, on a
+ * device, that its arrays are device memory. */
+tcspmm_status csr_gpu_check_caller_sizes(const tcspmm_csr *dA, const char *fn, const char *host_fn);
+tcspmm_status csr_gpu_check_caller_arrays(const tcspmm_csr *dA, const char *fn, const char *host_fn);
+
 /* Copies a validated host CSR to the current device. */
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out);
 

@@ -1,4 +1,5 @@
-/* device_copy.h: the allocate and allocate-and-copy steps every upload shares. */
+/* device_copy.h: the allocate and allocate-and-copy steps every upload shares,
+ * and the check that a caller's pointer is device memory. */
 #ifndef TCSPMM_DEVICE_COPY_H
 #define TCSPMM_DEVICE_COPY_H
 
@@ -17,6 +18,11 @@ tcspmm_status device_alloc(void **p, size_t bytes);
 /* *dst = a fresh device copy of bytes bytes of src (host or device memory,
  * as kind says); NULL, with nothing allocated, when bytes is 0. */
 tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
+
+/* Refuses host pointers where device memory is needed (a kernel reading
+ * them would fault and poison the whole CUDA context): "<what> is not
+ * device memory (<instead>)". */
+tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead);
 
 #ifdef __cplusplus
 }

@@ -396,12 +396,7 @@ static tcspmm_status plan_fill_device(tcspmm_plan *plan, const tcspmm_csr *A, cs
     if (plan->device < 0)
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_plan_create_device: %s",
                            plan->path_reason);
-    const char *instead = "use tcspmm_plan_create for host arrays";
-    TCSPMM_TRY(check_device_pointer(A->row_ptr, "tcspmm_plan_create_device: row_ptr", instead));
-    if (A->nnz > 0) {
-        TCSPMM_TRY(check_device_pointer(A->col_idx, "tcspmm_plan_create_device: col_idx", instead));
-        TCSPMM_TRY(check_device_pointer(A->values, "tcspmm_plan_create_device: values", instead));
-    }
+    TCSPMM_TRY(csr_gpu_check_caller_arrays(A, "tcspmm_plan_create_device", "tcspmm_plan_create"));
     double t0 = now_ms();
     TCSPMM_TRY(csr_gpu_copy(A, dA));
     plan->info.upload_ms += now_ms() - t0;
@@ -477,17 +472,7 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *dA, const tcspmm_optio
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "tcspmm_plan_create_device: A or plan is NULL");
     *out = NULL;
-    if (dA->rows < 0 || dA->cols < 0 || dA->nnz < 0 || !dA->row_ptr ||
-        (dA->nnz > 0 && (!dA->col_idx || !dA->values)))
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
-                           "tcspmm_plan_create_device: a negative size or a NULL array");
-    if (dA->cols > INT32_MAX)
-        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "csr: more than 2^31-1 columns");
-    if (!csr_gpu_fits(dA->rows, dA->nnz))
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "tcspmm_plan_create_device: %lld rows and %lld entries; device input "
-                           "needs both below 2^31-1 (use tcspmm_plan_create)",
-                           (long long)dA->rows, (long long)dA->nnz);
+    TCSPMM_TRY(csr_gpu_check_caller_sizes(dA, "tcspmm_plan_create_device", "tcspmm_plan_create"));
     return plan_create(dA, opt, plan_fill_device, out);
 }
 

@@ -34,9 +34,4 @@ struct tcspmm_plan {
  * on it runs the rule's choice, and frees the other copy of A. In plan.c. */
 void plan_stop_measuring(tcspmm_plan *plan);
 
-/* Refuses host pointers where device memory is needed (a kernel reading
- * them would fault and poison the whole CUDA context): "<what> is not
- * device memory (<instead>)". In spmm.c. */
-tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead);
-
 #endif

@@ -3,6 +3,7 @@
  * argument checks they share. */
 #include "plan.h"
 
+#include "device_copy.h"
 #include "error.h"
 #include "reference.h"
 
@@ -33,17 +34,6 @@ static tcspmm_status check_args(const char *fn, const tcspmm_plan *plan, int64_t
         return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "%s: B or C is too large to index", fn);
     if (n > 0 && ((!B && cols > 0) || (!C && rows > 0)))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: B or C is NULL", fn);
-    return TCSPMM_SUCCESS;
-}
-
-tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead)
-{
-    struct cudaPointerAttributes attr;
-    cudaError_t e = cudaPointerGetAttributes(&attr, p);
-    if (e != cudaSuccess) return tcspmm_cuda_status(e, "cudaPointerGetAttributes", __FILE__, __LINE__);
-    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s is not device memory (%s)", what,
-                           instead);
     return TCSPMM_SUCCESS;
 }
 

@@ -1,0 +1,163 @@
+/* gpu_csr_transpose.c: tcspmm_csr_transpose_device. On the edge cases and
+ * every bundled matrix: A^T made on the device is, array for array, the one
+ * tcspmm_csr_transpose makes on the host, and transposing it again on the
+ * device gives A back. Bad input gets the host validation's status and
+ * message (a NaN, a column out of range), host arrays are refused, and the
+ * output is left empty then.
+ *
+ * `gpu_csr_transpose --time FILE...` prints, per file, the device transpose
+ * (median of 5, A already on the device) beside the host one (median of 3). */
+#include <cuda_runtime.h>
+#include <dirent.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csr_gpu.h"
+#include "format/csr.h"
+#include "harness.h"
+#include "matgen.h"
+
+static int csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
+{
+    return a->rows == b->rows && a->cols == b->cols && a->nnz == b->nnz &&
+           !memcmp(a->row_ptr, b->row_ptr, ((size_t)a->rows + 1) * sizeof(int64_t)) &&
+           !memcmp(a->col_idx, b->col_idx, (size_t)a->nnz * sizeof(int32_t)) &&
+           !memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float));
+}
+
+/* A's arrays on the device (g) and the caller's view of them (dA). */
+static void to_device(const tcspmm_csr *A, csr_gpu *g, tcspmm_csr *dA)
+{
+    CHECK_OK(csr_gpu_upload(A, g));
+    *dA = (tcspmm_csr){A->rows, A->cols, A->nnz, g->row_ptr, g->col_idx, g->values};
+}
+
+/* A host copy of a device CSR. */
+static void to_host(const tcspmm_csr *dA, tcspmm_csr *out)
+{
+    const csr_gpu g = {dA->rows, dA->cols, dA->nnz, dA->row_ptr, dA->col_idx, dA->values};
+    CHECK_OK(csr_gpu_download(&g, out));
+}
+
+static void check_matrix(const tcspmm_csr *A, const char *what)
+{
+    csr_gpu g;
+    tcspmm_csr dA, dT, dTT, T, TT, host_T;
+    to_device(A, &g, &dA);
+    CHECK_OK(tcspmm_csr_transpose_device(&dA, &dT));
+    CHECK_OK(tcspmm_csr_transpose_device(&dT, &dTT));
+    to_host(&dT, &T);
+    to_host(&dTT, &TT);
+    CHECK_OK(tcspmm_csr_transpose(A, &host_T));
+    const int same = csr_equal(&T, &host_T) && csr_equal(&TT, A);
+    if (!same) printf("%s: the device transpose differs\n", what);
+    CHECK(same);
+    tcspmm_csr_free(&host_T);
+    tcspmm_csr_free(&TT);
+    tcspmm_csr_free(&T);
+    tcspmm_csr_free_device(&dTT);
+    tcspmm_csr_free_device(&dT);
+    csr_gpu_free(&g);
+}
+
+/* A bad copy of A on the device is refused with the host validation's error. */
+static void check_refused(const tcspmm_csr *A, const char *what)
+{
+    tcspmm_status host_st = tcspmm_csr_validate(A);
+    char host_msg[512];
+    snprintf(host_msg, sizeof host_msg, "%s", tcspmm_last_error());
+    csr_gpu g;
+    tcspmm_csr dA, dT;
+    to_device(A, &g, &dA);
+    tcspmm_status st = tcspmm_csr_transpose_device(&dA, &dT);
+    csr_gpu_free(&g);
+    if (st != host_st || strcmp(host_msg, tcspmm_last_error()))
+        printf("%s: host '%s', device '%s'\n", what, host_msg, tcspmm_last_error());
+    CHECK(host_st == TCSPMM_ERROR_INVALID_MATRIX && st == host_st && dT.row_ptr == NULL &&
+          !strcmp(host_msg, tcspmm_last_error()));
+}
+
+static void test_bad_input(void)
+{
+    tcspmm_csr A, B;
+    CHECK_OK(matgen_random(50, 40, 0.3, 77, &A));
+    CHECK_OK(csr_copy(&A, &B));
+    B.values[B.row_ptr[30]] = NAN;
+    check_refused(&B, "NaN");
+    tcspmm_csr_free(&B);
+    CHECK_OK(csr_copy(&A, &B));
+    B.col_idx[B.row_ptr[12] + 1] = 40;
+    check_refused(&B, "column out of range");
+    tcspmm_csr_free(&B);
+    tcspmm_csr T; /* host arrays */
+    CHECK(tcspmm_csr_transpose_device(&A, &T) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(T.row_ptr == NULL && strstr(tcspmm_last_error(), "not device memory") != NULL);
+    tcspmm_csr_free(&A);
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void time_file(const char *path)
+{
+    tcspmm_csr A;
+    CHECK_OK(tcspmm_read_mtx(path, &A));
+    csr_gpu g;
+    tcspmm_csr dA, dT, T;
+    to_device(&A, &g, &dA);
+    double dev[5], host[3];
+    for (int r = 0; r < 5; r++) {
+        double t0 = omp_get_wtime();
+        CHECK_OK(tcspmm_csr_transpose_device(&dA, &dT));
+        dev[r] = (omp_get_wtime() - t0) * 1e3;
+        tcspmm_csr_free_device(&dT);
+    }
+    for (int r = 0; r < 3; r++) {
+        double t0 = omp_get_wtime();
+        CHECK_OK(tcspmm_csr_transpose(&A, &T));
+        host[r] = (omp_get_wtime() - t0) * 1e3;
+        tcspmm_csr_free(&T);
+    }
+    qsort(dev, 5, sizeof dev[0], by_double);
+    qsort(host, 3, sizeof host[0], by_double);
+    printf("%s: %lld x %lld, %lld entries: device %.2f ms, host (%d threads) %.2f ms\n", path,
+           (long long)A.rows, (long long)A.cols, (long long)A.nnz, dev[2], omp_get_max_threads(),
+           host[1]);
+    csr_gpu_free(&g);
+    tcspmm_csr_free(&A);
+}
+
+int main(int argc, char **argv)
+{
+    tests_require_gpu();
+    if (argc > 1 && !strcmp(argv[1], "--time")) {
+        for (int i = 2; i < argc; i++) time_file(argv[i]);
+        return tests_finish();
+    }
+    for (int c = 0; c < matgen_num_cases(); c++) {
+        tcspmm_csr A;
+        const char *name = "";
+        CHECK_OK(matgen_case(c, 900 + c, &A, &name));
+        check_matrix(&A, name);
+        tcspmm_csr_free(&A);
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", tests_data("."));
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    for (struct dirent *ent; d && (ent = readdir(d));) {
+        if (!strstr(ent->d_name, ".mtx")) continue;
+        tcspmm_csr A;
+        CHECK_OK(tcspmm_read_mtx(tests_data(ent->d_name), &A));
+        check_matrix(&A, ent->d_name);
+        tcspmm_csr_free(&A);
+    }
+    if (d) closedir(d);
+    test_bad_input();
+    return tests_finish();
+}
