@@ -80,8 +80,9 @@ tcspmm_status tcspmm_csr_transpose(const tcspmm_csr *A, tcspmm_csr *out);
  * code's adjacency matrix), on the GPU: *out = A^T in freshly allocated
  * device arrays (free them with tcspmm_csr_free_device), the same arrays
  * tcspmm_csr_transpose would give. A is checked on the device as
- * tcspmm_plan_create_device checks it; rows and nnz must be below 2^31 - 1.
- * Synchronous, on the legacy default stream. */
+ * tcspmm_plan_create_device checks it; rows and nnz must be below 2^31 - 1;
+ * out must not be A. Synchronous, on the legacy default stream: work that
+ * writes A on a non-blocking stream must have finished. */
 tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm_csr *out);
 
 /* Frees the device arrays of a CSR from tcspmm_csr_transpose_device and
@@ -141,8 +142,11 @@ typedef struct tcspmm_options {
                                    never does); 1 = at its first call (benchmarks: the
                                    choice a long run ends with) */
     int updatable_values;       /* 1: tcspmm_plan_set_values may give A new values later
-                                   (an HRPB plan then keeps where each entry's value lies:
-                                   4 more bytes per entry on the device); 0 (default): not */
+                                   (an HRPB plan then keeps the source entry of each of its
+                                   values: 4 more bytes per entry and 8 per HRPB block on the
+                                   device; the auto path then never picks sparse24, whose
+                                   structure new values could break: ask for it by path);
+                                   0 (default): not */
     int reserved[12];           /* zero; room for later options */
 } tcspmm_options;
 
@@ -277,17 +281,23 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * depend on its values), and the plan's arrays stay where they are, so CUDA
  * graphs captured earlier see the new values (on the cuSPARSE path, once a
  * direct call of the graph's shape has redone the preprocessing).
- * Ordered on stream (a cudaStream_t; NULL: the legacy default stream): the
- * call checks every value is finite on stream and synchronizes it (else
- * TCSPMM_ERROR_INVALID_MATRIX, naming the first bad index, and the plan is
- * unchanged), then enqueues the update on stream; products enqueued later on
- * stream use the new values. Products in flight on other streams must have
- * finished. Device values are read on stream: keep them until it gets there;
- * with host values the call returns once the update is done.
- * Cost: one pass over the values on the device (HRPB, cuSPARSE: the cuSPARSE
- * path also redoes its preprocessing at its next call); the sparse24 path
- * compresses again on the host (a new value may break its structure:
- * TCSPMM_ERROR_UNSUPPORTED, plan unchanged), and the cpu path copies. */
+ * First every value is checked finite (else TCSPMM_ERROR_INVALID_MATRIX,
+ * naming the first bad index, and the plan keeps its values): device values
+ * by a kernel on stream (a cudaStream_t; NULL: the legacy default stream),
+ * which the call then synchronizes; host values on the host. Then the update
+ * is enqueued on stream: products enqueued later on stream use the new
+ * values. Products in flight on other streams must have finished. Device
+ * values are read on stream: keep them until it gets there. Host values go
+ * through a device buffer allocated and freed by the call (cudaFree waits
+ * for the whole device), and the call returns once the update is done.
+ * tcspmm_spmm_host reads the plan on the legacy stream: synchronize stream
+ * before calling it after a device-value update.
+ * Cost on the device: the check reads the values; HRPB then gathers them
+ * into place (reading each value's source entry); the cuSPARSE path copies
+ * them and redoes its preprocessing at its next call (CSR_ALG3's costs
+ * 70-400 us). The sparse24 path compresses again on the host (a new value
+ * may break its structure or overflow fp16: TCSPMM_ERROR_UNSUPPORTED, plan
+ * unchanged), and the cpu path copies. */
 tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, void *stream);
 
 /* Frees the plan and its device memory. NULL is allowed. */

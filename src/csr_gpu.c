@@ -171,8 +171,7 @@ tcspmm_status csr_gpu_check_caller_arrays(const tcspmm_csr *dA, const char *fn, 
 void tcspmm_csr_free_device(tcspmm_csr *A)
 {
     if (!A) return;
-    cudaFree(A->row_ptr);
-    cudaFree(A->col_idx);
-    cudaFree(A->values);
+    csr_gpu g = {A->rows, A->cols, A->nnz, A->row_ptr, A->col_idx, A->values};
+    csr_gpu_free(&g);
     memset(A, 0, sizeof *A);
 }

@@ -150,8 +150,6 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
         return st;
     }
     plan->hrpb.row_map = order; /* the host's copy (the device has its own) */
-    if (plan->opt.updatable_values && plan->hrpb_dev) /* built on the device, from dA */
-        TCSPMM_TRY(hrpb_gpu_map_values(plan->hrpb_dev, plan->hrpb.block_ptr, dA));
     hrpb_metrics_counted(&plan->hrpb, &counts, &plan->info);
 
     int blocks_per_sm = DEFAULT_BLOCKS_PER_SM;
@@ -228,7 +226,10 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     tcspmm_info *info = &plan->info;
     char *why = plan->path_reason;
     size_t len = sizeof plan->path_reason;
-    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->info);
+    /* Auto keeps updatable plans off the structured path: new values could
+     * break a structure that explicit zeros made. */
+    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->info) &&
+                     !plan->opt.updatable_values;
     if (want == TCSPMM_PATH_SPARSE24 && !sparse24_fits(s, prec))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "plan: the sparse24 path needs a %s matrix for precision %s; this one is %s",
@@ -355,6 +356,9 @@ static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu 
     tcspmm_info *info = &plan->info;
     info->structure = sparse24_structure_name(s);
     TCSPMM_TRY(choose_path(plan, s, dA));
+    const int runs_hrpb = info->path == TCSPMM_PATH_HRPB || info->path == TCSPMM_PATH_AUTO;
+    if (plan->opt.updatable_values && runs_hrpb && plan->hrpb_dev) /* built on the device */
+        TCSPMM_TRY(hrpb_gpu_map_values(plan->hrpb_dev, plan->hrpb.block_ptr, dA));
     const tcspmm_csr *A = NULL;
     const int keeps_host = info->path == TCSPMM_PATH_CPU || info->path == TCSPMM_PATH_SPARSE24;
     if (keeps_host) TCSPMM_TRY(host_input(plan, dA, &A)); /* before dA goes */

@@ -1,5 +1,6 @@
 /* plan.h: what a tcspmm_plan holds. plan.c fills it (validation, copies,
- * preprocessing, upload, path choice); spmm.c runs it. */
+ * preprocessing, upload, path choice); spmm.c runs it; plan_values.c gives
+ * it new values. */
 #ifndef TCSPMM_PLAN_H
 #define TCSPMM_PLAN_H
 

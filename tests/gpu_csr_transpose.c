@@ -1,9 +1,9 @@
-/* gpu_csr_transpose.c: tcspmm_csr_transpose_device. On the edge cases and
- * every bundled matrix: A^T made on the device is, array for array, the one
- * tcspmm_csr_transpose makes on the host, and transposing it again on the
- * device gives A back. Bad input gets the host validation's status and
- * message (a NaN, a column out of range), host arrays are refused, and the
- * output is left empty then.
+/* gpu_csr_transpose.c: tcspmm_csr_transpose_device. On the edge cases,
+ * every bundled matrix, 0 x 5 and 5 x 0: A^T made on the device is, array
+ * for array, the one tcspmm_csr_transpose makes on the host, and transposing
+ * it again on the device gives A back. Bad input gets the host validation's
+ * status and message (a NaN, a column out of range), host arrays are
+ * refused, and the output is left empty then.
  *
  * `gpu_csr_transpose --time FILE...` prints, per file, the device transpose
  * (median of 5, A already on the device) beside the host one (median of 3). */
@@ -158,6 +158,14 @@ int main(int argc, char **argv)
         tcspmm_csr_free(&A);
     }
     if (d) closedir(d);
+    const int64_t shapes[2][2] = {{0, 5}, {5, 0}}; /* no rows, no columns */
+    for (int i = 0; i < 2; i++) {
+        tcspmm_csr E;
+        CHECK_OK(csr_alloc(shapes[i][0], shapes[i][1], 0, &E));
+        for (int64_t r = 0; r <= E.rows; r++) E.row_ptr[r] = 0;
+        check_matrix(&E, i == 0 ? "0 x 5" : "5 x 0");
+        tcspmm_csr_free(&E);
+    }
     test_bad_input();
     return tests_finish();
 }

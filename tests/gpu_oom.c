@@ -5,7 +5,7 @@
  * fails with TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY (a cuSPARSE allocation may
  * say TCSPMM_ERROR_CUSPARSE) and a message; never a crash or a wrong answer.
  * HRPB plans are made with updatable values (where the device has no room
- * to build HRPB, the host builds it and works out the value sources) and
+ * to build HRPB the host may build it and work out the value sources) and
  * get new values after their product, then multiply again.
  * Afterwards, with the memory given back, a plan and a product still work:
  * no error is left behind in the CUDA context. */
@@ -87,8 +87,8 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *wh
     test_operands_free(&t);
 }
 
-/* New values for an updatable plan, then a product with them (refused for
- * lack of memory: the plan keeps its values). */
+/* New values for an updatable plan, then a product with them, or refused
+ * for lack of memory with that status and a message. */
 static void check_new_values(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
 {
     tcspmm_csr now;

@@ -1,18 +1,19 @@
 /* gpu_set_values.c: tcspmm_plan_set_values on the GPU paths. On the edge
  * cases, the bundled matrices, a 1:2 and a 2:4 matrix, plans made with
  * opt.updatable_values on every path (auto measured at its first call, HRPB
- * in TF32, in FP32 and on clustered rows, cuSPARSE, cpu, sparse24 in TF32,
- * BF16 and FP16), from host arrays and (auto, HRPB) from device arrays: a
- * product, then new values from host memory, a product, new values from
- * device memory, a product, all on a stream of their own and each product
- * against the float64 reference of A with its newest values (C poisoned,
- * fresh B each time). Also: value sources worked out on the host (for an
- * HRPB built there) give the bytes of an HRPB built from the new values; a
- * CUDA graph of an HRPB product captured before an update computes with the
- * new values; a NaN in device values is refused, naming its index, and the
- * plan keeps its values; on a 2:4 plan, new values that break the structure
- * (an explicit zero made non-zero) or overflow fp16 are refused the same
- * way. */
+ * in TF32 with 16- and 32-row panels, in FP32 and on clustered rows,
+ * cuSPARSE, cpu, sparse24 in TF32, BF16 and FP16), from host arrays and
+ * (auto, HRPB) from device arrays: a product, then new values from host
+ * memory, a product, new values from device memory, a product and one more
+ * at n = 32 with unpadded leading dimensions (so cuSPARSE may run
+ * CSR_ALG3), all on a stream of their own and each product against the
+ * float64 reference of A with its newest values (C poisoned, fresh B each
+ * time). Also: value sources worked out on the host (for an HRPB built
+ * there) give the bytes of an HRPB built from the new values; a CUDA graph
+ * of an HRPB product captured before an update computes with the new
+ * values; a NaN in device values is refused, naming its index, and the plan
+ * keeps its values; on a 2:4 plan, new values that break the structure (an
+ * explicit zero made non-zero) or overflow fp16 are refused the same way. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,13 +43,13 @@ static double tolerance(const tcspmm_plan *plan)
 
 /* One product on stream (on the host for a cpu plan) against the float64
  * reference of A. */
-static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
+static void check_product_n(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad,
+                            const char *what)
 {
-    const int64_t n = 19;
     tcspmm_info info;
     CHECK_OK(tcspmm_plan_info(plan, &info));
     test_operands t;
-    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 2, 0.25f, seed++);
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, pad, 0.25f, seed++);
     if (info.path == TCSPMM_PATH_CPU) {
         CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, 0.25f, t.C, t.ldc,
                                   TCSPMM_LAYOUT_ROW_MAJOR));
@@ -76,6 +77,12 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *wh
     test_operands_free(&t);
 }
 
+/* n = 19 with padded leading dimensions (21). */
+static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
+{
+    check_product_n(plan, A, 19, 2, what);
+}
+
 /* A copy of values in device memory (free with cudaFree), ordered on
  * stream: every device array of the test is written and read on stream (a
  * plain cudaMemcpy from pageable memory may return before its copy lands,
@@ -93,7 +100,7 @@ static float *on_device(const float *values, int64_t count)
  * device, a product. now holds A with the values the plan has. */
 static void check_updates(tcspmm_plan *plan, tcspmm_csr *now, const char *what)
 {
-    char label[200];
+    char label[320];
     snprintf(label, sizeof label, "%s, original values", what);
     check_product(plan, now, label);
     rng_fill(now->values, (size_t)now->nnz, seed++);
@@ -107,6 +114,8 @@ static void check_updates(tcspmm_plan *plan, tcspmm_csr *now, const char *what)
     cudaFree(d);
     snprintf(label, sizeof label, "%s, values from the device", what);
     check_product(plan, now, label);
+    snprintf(label, sizeof label, "%s, values from the device, n = 32 (CSR_ALG3 may run)", what);
+    check_product_n(plan, now, 32, 0, label);
 }
 
 typedef struct plan_kind {
@@ -114,6 +123,7 @@ typedef struct plan_kind {
     tcspmm_precision precision;
     tcspmm_row_order order;
     int from_device;
+    int panel_rows;
 } plan_kind;
 
 static void check_kind(const tcspmm_csr *A, plan_kind k, const char *what)
@@ -123,6 +133,7 @@ static void check_kind(const tcspmm_csr *A, plan_kind k, const char *what)
     opt.path = k.path;
     opt.precision = k.precision;
     opt.row_order = k.order;
+    opt.panel_rows = k.panel_rows;
     opt.updatable_values = 1;
     opt.measure_at_first_call = 1;
     opt.expected_n = 19;
@@ -138,10 +149,10 @@ static void check_kind(const tcspmm_csr *A, plan_kind k, const char *what)
     }
     if (!plan) return;
     char label[160];
-    snprintf(label, sizeof label, "%s: %s %s%s%s", what, tcspmm_path_name(k.path),
+    snprintf(label, sizeof label, "%s: %s %s%s%s%s", what, tcspmm_path_name(k.path),
              tcspmm_precision_name(k.precision),
              k.order == TCSPMM_ROW_ORDER_CLUSTERED ? " clustered" : "",
-             k.from_device ? " from device arrays" : "");
+             k.from_device ? " from device arrays" : "", k.panel_rows == 32 ? " 32-row panels" : "");
     tcspmm_csr now;
     CHECK_OK(csr_copy(A, &now));
     check_updates(plan, &now, label);
@@ -152,13 +163,14 @@ static void check_kind(const tcspmm_csr *A, plan_kind k, const char *what)
 static void check_matrix(const tcspmm_csr *A, const char *what)
 {
     const plan_kind kinds[] = {
-        {TCSPMM_PATH_AUTO, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0},
-        {TCSPMM_PATH_AUTO, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 1},
-        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0},
-        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_CLUSTERED, 1},
-        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, TCSPMM_ROW_ORDER_NATURAL, 0},
-        {TCSPMM_PATH_CUSPARSE, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0},
-        {TCSPMM_PATH_CPU, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0},
+        {TCSPMM_PATH_AUTO, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0, 16},
+        {TCSPMM_PATH_AUTO, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 1, 16},
+        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0, 16},
+        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_CLUSTERED, 1, 16},
+        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0, 32},
+        {TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, TCSPMM_ROW_ORDER_NATURAL, 0, 16},
+        {TCSPMM_PATH_CUSPARSE, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0, 16},
+        {TCSPMM_PATH_CPU, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0, 16},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) check_kind(A, kinds[i], what);
 }
@@ -231,6 +243,7 @@ static void test_host_sources(const tcspmm_csr *A)
     uint32_t *source = malloc((size_t)A->nnz * sizeof(uint32_t));
     CHECK_OK(hrpb_value_sources(&h, A, 0, block_values, source));
     CHECK_OK(hrpb_gpu_upload_value_sources(g, block_values, h.num_blocks, source, A->nnz));
+    CHECK(cudaDeviceSynchronize() == cudaSuccess); /* those uploads ran on the legacy stream */
     tcspmm_csr now;
     CHECK_OK(csr_copy(A, &now));
     rng_fill(now.values, (size_t)now.nnz, seed++);
@@ -371,7 +384,7 @@ int main(void)
     for (int i = 0; i < 3; i++) {
         tcspmm_csr S;
         CHECK_OK(sp24_gen(200, 168, structured[i].s, 0.1, 40 + i, &S));
-        plan_kind k = {TCSPMM_PATH_SPARSE24, structured[i].p, TCSPMM_ROW_ORDER_NATURAL, 0};
+        plan_kind k = {TCSPMM_PATH_SPARSE24, structured[i].p, TCSPMM_ROW_ORDER_NATURAL, 0, 16};
         check_kind(&S, k, sparse24_structure_name(structured[i].s));
         if (i == 0) check_matrix(&S, "1:2");
         tcspmm_csr_free(&S);

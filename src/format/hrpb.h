@@ -1,7 +1,8 @@
 /* hrpb.h: the HRPB format (hierarchical row-panel blocking, cuTeSpMM paper
  * section 3.2) as the TF32 kernel consumes it, its builder, its CPU executor
  * and its synergy metrics. This header is the contract between the host
- * preprocessor (src/format/hrpb*.c) and the kernel (src/kernels/hrpb_tf32.cu).
+ * preprocessor (src/format/hrpb*.c) and the device code (src/kernels/hrpb_tf32.cu,
+ * hrpb_build_gpu.cu, hrpb_values_gpu.cu).
  *
  * Rows are cut into panels of TM rows (16 or 32). In each panel the active
  * columns (those holding at least one entry of the panel) are compacted to the
@@ -119,6 +120,17 @@ HRPB_HOST_DEVICE static inline int hrpb_value_place(const int64_t *block_ptr,
         before += hrpb_popcount64(pattern[j]);
     }
     return -1;
+}
+
+/* The values block b holds (its patterns' set bits). */
+HRPB_HOST_DEVICE static inline int hrpb_block_values(const int64_t *size_ptr, const uint8_t *packed,
+                                                     int64_t b)
+{
+    const uint8_t *block = packed + size_ptr[b];
+    const uint64_t *pattern = (const uint64_t *)(block + HRPB_HEADER_BYTES);
+    int count = 0;
+    for (int j = 0; j < block[4]; j++) count += hrpb_popcount64(pattern[j]);
+    return count;
 }
 
 /* The values of block b, in order, lie at packed + hrpb_values_offset(...)

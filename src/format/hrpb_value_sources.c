@@ -23,13 +23,7 @@ tcspmm_status hrpb_value_sources(const hrpb *h, const tcspmm_csr *A, int threads
     const int64_t nb = h->num_blocks;
     block_values[0] = 0;
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t b = 0; b < nb; b++) {
-        const uint8_t *block = h->packed + h->size_ptr[b];
-        const uint64_t *pattern = (const uint64_t *)(block + HRPB_HEADER_BYTES);
-        int64_t count = 0;
-        for (int j = 0; j < block[4]; j++) count += hrpb_popcount64(pattern[j]);
-        block_values[b + 1] = count;
-    }
+    for (int64_t b = 0; b < nb; b++) block_values[b + 1] = hrpb_block_values(h->size_ptr, h->packed, b);
     for (int64_t b = 0; b < nb; b++) block_values[b + 1] += block_values[b];
     if (block_values[nb] != A->nnz)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,

@@ -55,7 +55,8 @@ __global__ static void gather_entries(const int32_t *__restrict__ order,
     out_val[j] = values[order[j]];
 }
 
-/* The temporaries of one transpose. */
+/* The temporaries of one transpose (sorted_cols: the sort's keys out, which
+ * it needs; row_ptr comes from the counts). */
 struct transpose_scratch {
     int32_t *row_of, *index, *order, *sorted_cols;
     unsigned long long *counts;

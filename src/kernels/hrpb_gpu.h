@@ -1,7 +1,8 @@
 /* hrpb_gpu.h: the HRPB TF32 tensor-core path on the device: upload of an
- * HRPB (with its virtual panels) or its build on the device, and the launch
- * of the kernel. Host code calls only these; src/kernels/hrpb_tf32.cu and
- * hrpb_build_gpu.cu implement them. */
+ * HRPB (with its virtual panels) or its build on the device, new values in
+ * place, and the launch of the kernel. Host code calls only these;
+ * src/kernels/hrpb_tf32.cu, hrpb_build_gpu.cu and hrpb_values_gpu.cu
+ * implement them. */
 #ifndef TCSPMM_HRPB_GPU_H
 #define TCSPMM_HRPB_GPU_H
 
@@ -57,7 +58,7 @@ tcspmm_status hrpb_gpu_upload_value_sources(hrpb_gpu *g, const int64_t *block_va
 
 /* Writes the new values d_values (device, nnz in A's order) in place, on
  * stream. Needs one of the two above first. */
-tcspmm_status hrpb_gpu_set_values(const hrpb_gpu *g, const float *d_values, void *stream);
+tcspmm_status hrpb_gpu_set_values(hrpb_gpu *g, const float *d_values, void *stream);
 
 /* Uploads the virtual panels of w to g (once) and sets its precision. */
 tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w, tcspmm_precision precision);

@@ -35,8 +35,8 @@ struct hrpb_gpu {
     int64_t *row_map;         /* rows, or NULL: the row of C of each panel row (hrpb.h) */
     /* NULL unless the plan's values change (hrpb_value_sources in hrpb.h,
      * kernels/hrpb_values_gpu.cu): */
-    int64_t num_blocks;
-    int64_t *block_values;    /* num_blocks + 1: the values of the blocks before each */
+    int64_t value_blocks;     /* the HRPB's blocks */
+    int64_t *block_values;    /* value_blocks + 1: the values of the blocks before each */
     uint32_t *value_source;   /* nnz: the entry of A's CSR of each value, in packed order */
 };
 

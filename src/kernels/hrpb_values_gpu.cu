@@ -26,13 +26,7 @@ __global__ static void count_block_values(const int64_t *__restrict__ size_ptr,
 {
     const int64_t b = (int64_t)blockIdx.x * THREADS + threadIdx.x;
     if (b > num_blocks) return;
-    int64_t count = 0;
-    if (b < num_blocks) {
-        const uint8_t *block = packed + size_ptr[b];
-        const uint64_t *pattern = (const uint64_t *)(block + HRPB_HEADER_BYTES);
-        for (int j = 0; j < block[4]; j++) count += __popcll(pattern[j]);
-    }
-    counts[b] = count; /* counts[num_blocks] = 0: the scan's end */
+    counts[b] = b < num_blocks ? hrpb_block_values(size_ptr, packed, b) : 0; /* 0: the scan's end */
 }
 
 __global__ static void map_entries(const int64_t *__restrict__ row_ptr,
@@ -78,7 +72,7 @@ static void forget_values(hrpb_gpu *g)
     cudaFree(g->value_source);
     g->block_values = NULL;
     g->value_source = NULL;
-    g->num_blocks = 0;
+    g->value_blocks = 0;
 }
 
 /* The map of hrpb_gpu_map_values, with block_ptr and the missing flag on the
@@ -90,7 +84,7 @@ static tcspmm_status map(hrpb_gpu *g, const int64_t *d_block_ptr, const csr_gpu 
     int64_t *counts = NULL;
     TCSPMM_TRY(device_alloc((void **)&g->block_values, ((size_t)nb + 1) * sizeof(int64_t)));
     TCSPMM_TRY(device_alloc((void **)&g->value_source, (size_t)A->nnz * sizeof(uint32_t)));
-    g->num_blocks = nb;
+    g->value_blocks = nb;
     TCSPMM_TRY(device_alloc((void **)&counts, ((size_t)nb + 1) * sizeof(int64_t)));
     count_block_values<<<(unsigned)((nb + THREADS) / THREADS), THREADS>>>(g->size_ptr, g->packed,
                                                                            nb, counts);
@@ -158,23 +152,23 @@ extern "C" tcspmm_status hrpb_gpu_upload_value_sources(hrpb_gpu *g, const int64_
                                       ((size_t)num_blocks + 1) * sizeof(int64_t), up);
     if (!st) st = device_copy_in((void **)&g->value_source, source, (size_t)nnz * sizeof(uint32_t), up);
     if (st) forget_values(g);
-    else g->num_blocks = num_blocks;
+    else g->value_blocks = num_blocks;
     return st;
 }
 
-extern "C" tcspmm_status hrpb_gpu_set_values(const hrpb_gpu *g, const float *d_values, void *stream)
+extern "C" tcspmm_status hrpb_gpu_set_values(hrpb_gpu *g, const float *d_values, void *stream)
 {
     if (!g || !g->block_values)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "hrpb_gpu_set_values: no value sources (a plan without updatable_values)");
-    if (g->num_blocks == 0) return TCSPMM_SUCCESS;
+    if (g->value_blocks == 0) return TCSPMM_SUCCESS;
     int device = 0, sms = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&device)));
     TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)));
-    const int64_t blocks_needed = (g->num_blocks + WARPS - 1) / WARPS;
+    const int64_t blocks_needed = (g->value_blocks + WARPS - 1) / WARPS;
     const unsigned grid = (unsigned)(blocks_needed < 16 * sms ? blocks_needed : 16 * sms);
     gather_values<<<grid, THREADS, 0, (cudaStream_t)stream>>>(d_values, g->value_source,
                                                              g->block_values, g->size_ptr,
-                                                             g->num_blocks, g->packed);
+                                                             g->value_blocks, g->packed);
     return TCSPMM_CUDA(cudaGetLastError());
 }
