@@ -79,11 +79,14 @@ tcspmm_status tcspmm_csr_transpose(const tcspmm_csr *A, tcspmm_csr *out);
 /* tcspmm_csr_transpose for a CSR whose arrays are in GPU memory (a GNN
  * code's adjacency matrix), on the GPU: *out = A^T in freshly allocated
  * device arrays (free them with tcspmm_csr_free_device), the same arrays
- * tcspmm_csr_transpose would give. A is checked on the device as
- * tcspmm_plan_create_device checks it; rows and nnz must be below 2^31 - 1;
- * out must not be A. Synchronous, on the legacy default stream: work that
- * writes A on a non-blocking stream must have finished. */
-tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm_csr *out);
+ * tcspmm_csr_transpose would give. source, when not NULL, is a device array
+ * of nnz entries that gets, for each entry j of A^T, the entry of A it came
+ * from: out->values[j] = A->values[source[j]], so new values of A (a plan
+ * made with opt.updatable_values) map onto A^T by one gather. A is checked
+ * on the device as tcspmm_plan_create_device checks it; rows and nnz must
+ * be below 2^31 - 1; out must not be A. Synchronous, on the legacy default
+ * stream: work that writes A on a non-blocking stream must have finished. */
+tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm_csr *out, int32_t *source);
 
 /* Frees the device arrays of a CSR from tcspmm_csr_transpose_device and
  * zeroes it. NULL is allowed. */

@@ -2,6 +2,7 @@
 # installed package.
 tcspmm_add_test(test_api SOURCES test_api.c matgen.c)
 tcspmm_add_test(test_csr_transpose SOURCES test_csr_transpose.c matgen.c)
+# A^T on the device, and new values of A reaching a plan of A^T (label gpu).
 tcspmm_add_test(gpu_csr_transpose SOURCES gpu_csr_transpose.c matgen.c LABELS gpu)
 tcspmm_add_test(gpu_cusparse SOURCES gpu_cusparse.c matgen.c LABELS gpu)
 # New values for a plan's matrix on every GPU path (label gpu).

@@ -1,9 +1,12 @@
 /* gpu_csr_transpose.c: tcspmm_csr_transpose_device. On the edge cases,
  * every bundled matrix, 0 x 5 and 5 x 0: A^T made on the device is, array
- * for array, the one tcspmm_csr_transpose makes on the host, and transposing
- * it again on the device gives A back. Bad input gets the host validation's
- * status and message (a NaN, a column out of range), host arrays are
- * refused, and the output is left empty then.
+ * for array, the one tcspmm_csr_transpose makes on the host; transposing it
+ * again on the device gives A back; each source names the entry of A that
+ * an entry of A^T came from (its row, column and value). A GNN's update: a
+ * plan of A^T made from device arrays with updatable values takes new
+ * values of A through the sources, and its product matches float64. Bad
+ * input gets the host validation's status and message (a NaN, a column out
+ * of range), host arrays are refused, and the output is left empty then.
  *
  * `gpu_csr_transpose --time FILE...` prints, per file, the device transpose
  * (median of 5, A already on the device) beside the host one (median of 3). */
@@ -18,6 +21,8 @@
 #include "format/csr.h"
 #include "harness.h"
 #include "matgen.h"
+#include "reference.h"
+#include "rng.h"
 
 static int csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
 {
@@ -46,18 +51,82 @@ static void check_matrix(const tcspmm_csr *A, const char *what)
     csr_gpu g;
     tcspmm_csr dA, dT, dTT, T, TT, host_T;
     to_device(A, &g, &dA);
-    CHECK_OK(tcspmm_csr_transpose_device(&dA, &dT));
-    CHECK_OK(tcspmm_csr_transpose_device(&dT, &dTT));
+    int32_t *d_source = NULL, *source = malloc((size_t)A->nnz * sizeof(int32_t) + 4);
+    CHECK(cudaMalloc((void **)&d_source, (size_t)A->nnz * sizeof(int32_t) + 4) == cudaSuccess);
+    CHECK_OK(tcspmm_csr_transpose_device(&dA, &dT, d_source));
+    CHECK_OK(tcspmm_csr_transpose_device(&dT, &dTT, NULL));
     to_host(&dT, &T);
     to_host(&dTT, &TT);
+    CHECK(cudaMemcpy(source, d_source, (size_t)A->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost) ==
+          cudaSuccess);
     CHECK_OK(tcspmm_csr_transpose(A, &host_T));
     const int same = csr_equal(&T, &host_T) && csr_equal(&TT, A);
     if (!same) printf("%s: the device transpose differs\n", what);
     CHECK(same);
+    int64_t wrong = 0; /* each source is A's entry in A^T's place: same value, same row */
+    for (int64_t i = 0; i < T.rows && same; i++)
+        for (int64_t j = T.row_ptr[i]; j < T.row_ptr[i + 1]; j++) {
+            int32_t k = source[j];
+            wrong += k < 0 || k >= A->nnz || A->col_idx[k] != i || A->values[k] != T.values[j] ||
+                     k < A->row_ptr[T.col_idx[j]] || k >= A->row_ptr[T.col_idx[j] + 1];
+        }
+    CHECK(wrong == 0);
+    cudaFree(d_source);
+    free(source);
     tcspmm_csr_free(&host_T);
     tcspmm_csr_free(&TT);
     tcspmm_csr_free(&T);
     tcspmm_csr_free_device(&dTT);
+    tcspmm_csr_free_device(&dT);
+    csr_gpu_free(&g);
+}
+
+/* New values of A reach a plan of A^T through the transpose's sources. */
+static void test_transpose_updates(const tcspmm_csr *A)
+{
+    csr_gpu g;
+    tcspmm_csr dA, dT;
+    to_device(A, &g, &dA);
+    int32_t *d_source = NULL, *source = malloc((size_t)A->nnz * sizeof(int32_t));
+    CHECK(cudaMalloc((void **)&d_source, (size_t)A->nnz * sizeof(int32_t)) == cudaSuccess);
+    CHECK_OK(tcspmm_csr_transpose_device(&dA, &dT, d_source));
+    CHECK(cudaMemcpy(source, d_source, (size_t)A->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost) ==
+          cudaSuccess);
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = TCSPMM_PATH_HRPB;
+    opt.updatable_values = 1;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create_device(&dT, &opt, &plan));
+    tcspmm_csr T;
+    to_host(&dT, &T);
+    float *new_a = malloc((size_t)A->nnz * sizeof(float));
+    rng_fill(new_a, (size_t)A->nnz, 4321);
+    for (int64_t j = 0; j < T.nnz; j++) T.values[j] = new_a[source[j]];
+    CHECK_OK(tcspmm_plan_set_values(plan, T.values, NULL));
+    const int64_t n = 24;
+    test_operands t;
+    test_operands_make(&t, &T, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, 77);
+    float *dB = NULL, *dC = NULL;
+    CHECK(cudaMalloc((void **)&dB, t.bsize * 4) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dC, t.csize * 4) == cudaSuccess);
+    CHECK(cudaMemcpy(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK_OK(tcspmm_spmm(plan, n, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, NULL));
+    CHECK(cudaMemcpy(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_OK(reference_spmm(&T, n, 1.0f, t.B, t.ldb, 0.0f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                            t.ref));
+    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, T.rows, n,
+                                            1e-3);
+    if (!r.pass) printf("A^T plan after new values of A: rel_err %.2e FAIL\n", r.rel_err);
+    CHECK(r.pass);
+    cudaFree(dB);
+    cudaFree(dC);
+    test_operands_free(&t);
+    free(new_a);
+    tcspmm_csr_free(&T);
+    tcspmm_plan_destroy(plan);
+    cudaFree(d_source);
+    free(source);
     tcspmm_csr_free_device(&dT);
     csr_gpu_free(&g);
 }
@@ -71,7 +140,7 @@ static void check_refused(const tcspmm_csr *A, const char *what)
     csr_gpu g;
     tcspmm_csr dA, dT;
     to_device(A, &g, &dA);
-    tcspmm_status st = tcspmm_csr_transpose_device(&dA, &dT);
+    tcspmm_status st = tcspmm_csr_transpose_device(&dA, &dT, NULL);
     csr_gpu_free(&g);
     if (st != host_st || strcmp(host_msg, tcspmm_last_error()))
         printf("%s: host '%s', device '%s'\n", what, host_msg, tcspmm_last_error());
@@ -92,7 +161,7 @@ static void test_bad_input(void)
     check_refused(&B, "column out of range");
     tcspmm_csr_free(&B);
     tcspmm_csr T; /* host arrays */
-    CHECK(tcspmm_csr_transpose_device(&A, &T) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(tcspmm_csr_transpose_device(&A, &T, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(T.row_ptr == NULL && strstr(tcspmm_last_error(), "not device memory") != NULL);
     tcspmm_csr_free(&A);
 }
@@ -113,7 +182,7 @@ static void time_file(const char *path)
     double dev[5], host[3];
     for (int r = 0; r < 5; r++) {
         double t0 = omp_get_wtime();
-        CHECK_OK(tcspmm_csr_transpose_device(&dA, &dT));
+        CHECK_OK(tcspmm_csr_transpose_device(&dA, &dT, NULL));
         dev[r] = (omp_get_wtime() - t0) * 1e3;
         tcspmm_csr_free_device(&dT);
     }
@@ -166,6 +235,10 @@ int main(int argc, char **argv)
         check_matrix(&E, i == 0 ? "0 x 5" : "5 x 0");
         tcspmm_csr_free(&E);
     }
+    tcspmm_csr A;
+    CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
+    test_transpose_updates(&A);
+    tcspmm_csr_free(&A);
     test_bad_input();
     return tests_finish();
 }

@@ -8,7 +8,8 @@
  *   count_cols: thread k counts entry k in its column (atomicAdd); an
  *     exclusive sum of the counts is A^T's row_ptr.
  *   gather_entries: thread j writes entry j of A^T: the row and value of
- *     the j-th entry in column order. */
+ *     the j-th entry in column order (whose index in A the caller may keep:
+ *     source). */
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -108,17 +109,22 @@ static tcspmm_status transposed_entries(const tcspmm_csr *A, transpose_scratch *
     return TCSPMM_CUDA(cudaGetLastError());
 }
 
-static tcspmm_status transpose(const tcspmm_csr *A, transpose_scratch *s, tcspmm_csr *out)
+static tcspmm_status transpose(const tcspmm_csr *A, transpose_scratch *s, tcspmm_csr *out,
+                               int32_t *source)
 {
     TCSPMM_TRY(device_alloc((void **)&out->row_ptr, ((size_t)A->cols + 1) * sizeof(int64_t)));
     TCSPMM_TRY(device_alloc((void **)&out->col_idx, (size_t)A->nnz * sizeof(int32_t)));
     TCSPMM_TRY(device_alloc((void **)&out->values, (size_t)A->nnz * sizeof(float)));
     TCSPMM_TRY(transposed_row_ptr(A, s, out));
     if (A->nnz > 0 && A->rows > 0) TCSPMM_TRY(transposed_entries(A, s, out));
+    if (source && A->nnz > 0)
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(source, s->order, (size_t)A->nnz * sizeof(int32_t),
+                                          cudaMemcpyDeviceToDevice)));
     return TCSPMM_CUDA(cudaDeviceSynchronize());
 }
 
-extern "C" tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm_csr *out)
+extern "C" tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm_csr *out,
+                                                     int32_t *source)
 {
     tcspmm_clear_error();
     if (!A || !out)
@@ -133,6 +139,9 @@ extern "C" tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "%s: no CUDA device", fn);
     }
     TCSPMM_TRY(csr_gpu_check_caller_arrays(A, fn, host_fn));
+    if (source && A->nnz > 0)
+        TCSPMM_TRY(check_device_pointer(source, "tcspmm_csr_transpose_device: source",
+                                        "it must be a device array of nnz entries"));
     const csr_gpu view = {A->rows, A->cols, A->nnz, A->row_ptr, A->col_idx, A->values};
     TCSPMM_TRY(csr_gpu_check_row_ptr(&view));
     int64_t bad_row;
@@ -143,7 +152,7 @@ extern "C" tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm
     out->cols = A->rows;
     out->nnz = A->nnz;
     transpose_scratch s = {};
-    tcspmm_status st = transpose(A, &s, out);
+    tcspmm_status st = transpose(A, &s, out, source);
     cudaFree(s.row_of);
     cudaFree(s.index);
     cudaFree(s.order);
