@@ -3,7 +3,7 @@
 tcspmm_add_test(test_api SOURCES test_api.c matgen.c)
 tcspmm_add_test(test_csr_transpose SOURCES test_csr_transpose.c matgen.c)
 # A^T on the device, and new values of A reaching a plan of A^T (label gpu).
-tcspmm_add_test(gpu_csr_transpose SOURCES gpu_csr_transpose.c matgen.c LABELS gpu)
+tcspmm_add_test(gpu_csr_transpose SOURCES gpu_csr_transpose.c device_csr.c matgen.c LABELS gpu)
 tcspmm_add_test(gpu_cusparse SOURCES gpu_cusparse.c matgen.c LABELS gpu)
 # New values for a plan's matrix on every GPU path (label gpu).
 tcspmm_add_test(gpu_set_values SOURCES gpu_set_values.c matgen.c sparse24_gen.c LABELS gpu)
@@ -21,4 +21,4 @@ tcspmm_add_test(gpu_csr_check SOURCES gpu_csr_check.c matgen.c sparse24_gen.c LA
 # Plans and products with the device memory nearly all taken (label gpu).
 tcspmm_add_test(gpu_oom SOURCES gpu_oom.c matgen.c LABELS gpu)
 # Plans from a CSR already in device memory (label gpu).
-tcspmm_add_test(gpu_device_input SOURCES gpu_device_input.c matgen.c sparse24_gen.c LABELS gpu)
+tcspmm_add_test(gpu_device_input SOURCES gpu_device_input.c device_csr.c matgen.c sparse24_gen.c LABELS gpu)
