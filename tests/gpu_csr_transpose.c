@@ -24,14 +24,6 @@
 #include "reference.h"
 #include "rng.h"
 
-static int csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
-{
-    return a->rows == b->rows && a->cols == b->cols && a->nnz == b->nnz &&
-           !memcmp(a->row_ptr, b->row_ptr, ((size_t)a->rows + 1) * sizeof(int64_t)) &&
-           !memcmp(a->col_idx, b->col_idx, (size_t)a->nnz * sizeof(int32_t)) &&
-           !memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float));
-}
-
 static void check_matrix(const tcspmm_csr *A, const char *what)
 {
     csr_gpu g;
@@ -46,7 +38,7 @@ static void check_matrix(const tcspmm_csr *A, const char *what)
     CHECK(cudaMemcpy(source, d_source, (size_t)A->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost) ==
           cudaSuccess);
     CHECK_OK(tcspmm_csr_transpose(A, &host_T));
-    const int same = csr_equal(&T, &host_T) && csr_equal(&TT, A);
+    const int same = tests_csr_equal(&T, &host_T) && tests_csr_equal(&TT, A);
     if (!same) printf("%s: the device transpose differs\n", what);
     CHECK(same);
     int64_t wrong = 0; /* each source is A's entry in A^T's place: same value, same row */

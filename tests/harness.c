@@ -1,4 +1,5 @@
-/* harness.c: counters and reporting for the tests' CHECK macros. */
+/* harness.c: counters and reporting for the tests' CHECK macros, and the
+ * helpers of harness.h. */
 #include "harness.h"
 
 #include "rng.h"
@@ -73,4 +74,12 @@ void test_operands_free(test_operands *t)
     free(t->C);
     free(t->ref);
     memset(t, 0, sizeof *t);
+}
+
+int tests_csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
+{
+    if (a->rows != b->rows || a->cols != b->cols || a->nnz != b->nnz) return 0;
+    return memcmp(a->row_ptr, b->row_ptr, (size_t)(a->rows + 1) * sizeof(int64_t)) == 0 &&
+           memcmp(a->col_idx, b->col_idx, (size_t)a->nnz * sizeof(int32_t)) == 0 &&
+           memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float)) == 0;
 }

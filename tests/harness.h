@@ -12,6 +12,8 @@
 void tests_check(int ok, const char *expr, const char *file, int line);
 int tests_finish(void);
 void tests_require_gpu(void);
+/* Whether a and b have the same sizes and the same bytes in every array. */
+int tests_csr_equal(const tcspmm_csr *a, const tcspmm_csr *b);
 /* Path of a bundled matrix: $TCSPMM_DATA/name (data/name by default). */
 const char *tests_data(const char *name);
 

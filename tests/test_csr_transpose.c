@@ -14,14 +14,6 @@
 #include "harness.h"
 #include "matgen.h"
 
-static int same_csr(const tcspmm_csr *a, const tcspmm_csr *b)
-{
-    return a->rows == b->rows && a->cols == b->cols && a->nnz == b->nnz &&
-           !memcmp(a->row_ptr, b->row_ptr, (size_t)(a->rows + 1) * sizeof(int64_t)) &&
-           !memcmp(a->col_idx, b->col_idx, (size_t)a->nnz * sizeof(int32_t)) &&
-           !memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float));
-}
-
 /* Whether row j of T holds (i, v). */
 static int holds(const tcspmm_csr *T, int64_t j, int32_t i, float v)
 {
@@ -47,10 +39,10 @@ static void check_transpose(const tcspmm_csr *A, const char *what)
             found += holds(&T, A->col_idx[k], (int32_t)i, A->values[k]);
     CHECK(found == A->nnz);
     CHECK_OK(tcspmm_csr_transpose(&T, &TT));
-    CHECK(same_csr(A, &TT));
+    CHECK(tests_csr_equal(A, &TT));
     omp_set_num_threads(1);
     CHECK_OK(tcspmm_csr_transpose(A, &T1));
-    CHECK(same_csr(&T, &T1));
+    CHECK(tests_csr_equal(&T, &T1));
     printf("%-36s %lld x %lld, nnz %lld: %lld of %lld entries found in A^T\n", what,
            (long long)A->rows, (long long)A->cols, (long long)A->nnz, (long long)found,
            (long long)A->nnz);

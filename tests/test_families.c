@@ -30,14 +30,6 @@ static const char *deterministic_specs[] = {
     "gen:prune12file:banded:500:7:6:12",
 };
 
-static int same_csr(const tcspmm_csr *A, const tcspmm_csr *B)
-{
-    return A->rows == B->rows && A->cols == B->cols && A->nnz == B->nnz &&
-           memcmp(A->row_ptr, B->row_ptr, ((size_t)A->rows + 1) * sizeof *A->row_ptr) == 0 &&
-           memcmp(A->col_idx, B->col_idx, (size_t)A->nnz * sizeof *A->col_idx) == 0 &&
-           memcmp(A->values, B->values, (size_t)A->nnz * sizeof *A->values) == 0;
-}
-
 /* A(i, j), or NAN when absent. */
 static float entry(const tcspmm_csr *A, int64_t i, int64_t j)
 {
@@ -84,7 +76,7 @@ static void test_determinism(void)
         CHECK_OK(family_generate(deterministic_specs[s], &c));
         CHECK_OK(tcspmm_csr_validate(&a));
         CHECK(a.nnz > 0);
-        int same = same_csr(&a, &b) && same_csr(&a, &c);
+        int same = tests_csr_equal(&a, &b) && tests_csr_equal(&a, &c);
         CHECK(same);
         if (!same) fprintf(stderr, "  -> %s differs between thread counts\n", deterministic_specs[s]);
         tcspmm_csr_free(&a);
@@ -283,7 +275,7 @@ static void test_blockdiag(void)
     CHECK(ok);
     tcspmm_csr_free(&D);
     CHECK_OK(family_blockdiag(1, &A, &D));
-    CHECK(same_csr(&A, &D));
+    CHECK(tests_csr_equal(&A, &D));
     tcspmm_csr_free(&D);
     tcspmm_csr_free(&A);
 }
@@ -373,7 +365,7 @@ static void test_prune(void)
     tcspmm_csr A, B;
     CHECK_OK(family_generate("prune24:50:61:3", &A));
     CHECK_OK(family_generate("prune24file:prune24:50:61:3", &B));
-    CHECK(same_csr(&A, &B));
+    CHECK(tests_csr_equal(&A, &B));
     tcspmm_csr_free(&A);
     tcspmm_csr_free(&B);
 }

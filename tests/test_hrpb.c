@@ -22,14 +22,6 @@
 
 static uint64_t next_seed = 1000;
 
-static int csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
-{
-    return a->rows == b->rows && a->cols == b->cols && a->nnz == b->nnz &&
-           !memcmp(a->row_ptr, b->row_ptr, ((size_t)a->rows + 1) * sizeof(int64_t)) &&
-           !memcmp(a->col_idx, b->col_idx, (size_t)a->nnz * sizeof(int32_t)) &&
-           !memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float));
-}
-
 static int hrpb_equal(const hrpb *a, const hrpb *b)
 {
     return a->panel_rows == b->panel_rows && a->rows == b->rows && a->cols == b->cols &&
@@ -54,7 +46,7 @@ static void check_round_trip(const tcspmm_csr *A, int tm, int clustered, const c
     tcspmm_csr back;
     build_in_order(A, tm, clustered, &h);
     CHECK_OK(hrpb_to_csr(&h, &back));
-    int same = csr_equal(A, &back);
+    int same = tests_csr_equal(A, &back);
     CHECK(same);
     if (!same)
         fprintf(stderr, "  round trip differs: %s, TM=%d, %s rows\n", what, tm,

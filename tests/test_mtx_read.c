@@ -90,14 +90,6 @@ static const bad_case bad[] = {
     {"bad_array_two_values.mtx", TCSPMM_ERROR_PARSE, 3, "unexpected '2'"},
 };
 
-static int csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
-{
-    if (a->rows != b->rows || a->cols != b->cols || a->nnz != b->nnz) return 0;
-    return memcmp(a->row_ptr, b->row_ptr, (size_t)(a->rows + 1) * sizeof(int64_t)) == 0 &&
-           memcmp(a->col_idx, b->col_idx, (size_t)a->nnz * sizeof(int32_t)) == 0 &&
-           memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float)) == 0;
-}
-
 static int matches_entries(const tcspmm_csr *A, const char *entries)
 {
     const char *p = entries;
@@ -173,7 +165,7 @@ static void test_gzip_stdin_and_io(void)
     tcspmm_csr A, B;
     CHECK_OK(tcspmm_read_mtx(gz, &A));
     CHECK_OK(mtx_parse_buffer("mem", text, strlen(text), 1, &B));
-    CHECK(csr_equal(&A, &B));
+    CHECK(tests_csr_equal(&A, &B));
     tcspmm_csr_free(&A);
 
     /* A truncated gzip file is an IO error naming the file. */
@@ -193,7 +185,7 @@ static void test_gzip_stdin_and_io(void)
     if (f) fputs(text, f), fclose(f);
     CHECK(freopen(plain, "rb", stdin) != NULL);
     CHECK_OK(tcspmm_read_mtx("-", &A));
-    CHECK(csr_equal(&A, &B));
+    CHECK(tests_csr_equal(&A, &B));
     tcspmm_csr_free(&A);
     remove(plain);
     tcspmm_csr_free(&B);
@@ -294,7 +286,7 @@ static void test_large_deterministic(void)
         reference_csr(n, n, t, nt, &ref);
         for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {
             CHECK_OK(mtx_parse_buffer("gen", text, len, thread_counts[k], &A));
-            CHECK(csr_equal(&A, &ref));
+            CHECK(tests_csr_equal(&A, &ref));
             tcspmm_csr_free(&A);
         }
         tcspmm_csr_free(&ref);
@@ -348,7 +340,7 @@ static void test_gzip_threads(void)
         for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {
             omp_set_num_threads(thread_counts[k]);
             CHECK_OK(tcspmm_read_mtx(gz, &A));
-            CHECK(csr_equal(&A, &ref));
+            CHECK(tests_csr_equal(&A, &ref));
             CHECK(tcspmm_last_error()[0] == '\0');
             tcspmm_csr_free(&A);
         }
@@ -408,7 +400,7 @@ static void test_denser_lines_later(void)
     reference_csr(n, n, t, entries, &ref);
     for (int threads = 1; threads <= 4; threads++) {
         CHECK_OK(mtx_parse_buffer("dense", text, at, threads, &A));
-        CHECK(csr_equal(&A, &ref));
+        CHECK(tests_csr_equal(&A, &ref));
         tcspmm_csr_free(&A);
     }
     tcspmm_csr_free(&ref);
