@@ -98,7 +98,7 @@ static tcspmm_status make_plan(const tcspmm_csr *dA)
     tcspmm_plan *plan = NULL;
     tcspmm_status st = tcspmm_plan_create_device(dA, NULL, &plan);
     CHECK(st == TCSPMM_SUCCESS || plan == NULL);
-    tcspmm_plan_destroy(plan);
+    if (plan) tcspmm_plan_destroy(plan); /* a call clears this thread's message */
     return st;
 }
 
