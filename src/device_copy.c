@@ -1,5 +1,5 @@
-/* device_copy.c: device_alloc, device_copy_in and check_device_pointer
- * (device_copy.h). */
+/* device_copy.c: device_alloc, device_copy_in, is_device_memory and
+ * check_device_pointer (device_copy.h). */
 #include "device_copy.h"
 
 #include "error.h"
@@ -17,12 +17,19 @@ tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cud
     return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, kind));
 }
 
-tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead)
+tcspmm_status is_device_memory(const void *p, int *on_device)
 {
     struct cudaPointerAttributes attr;
-    cudaError_t e = cudaPointerGetAttributes(&attr, p);
-    if (e != cudaSuccess) return tcspmm_cuda_status(e, "cudaPointerGetAttributes", __FILE__, __LINE__);
-    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+    TCSPMM_TRY(TCSPMM_CUDA(cudaPointerGetAttributes(&attr, p)));
+    *on_device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead)
+{
+    int on_device = 0;
+    TCSPMM_TRY(is_device_memory(p, &on_device));
+    if (!on_device)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s is not device memory (%s)", what,
                            instead);
     return TCSPMM_SUCCESS;

@@ -19,6 +19,9 @@ tcspmm_status device_alloc(void **p, size_t bytes);
  * as kind says); NULL, with nothing allocated, when bytes is 0. */
 tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
 
+/* *on_device = whether p is device (or managed) memory. */
+tcspmm_status is_device_memory(const void *p, int *on_device);
+
 /* Refuses host pointers where device memory is needed (a kernel reading
  * them would fault and poison the whole CUDA context): "<what> is not
  * device memory (<instead>)". */

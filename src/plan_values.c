@@ -89,9 +89,7 @@ tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, voi
     int on_device = 0;
     if (plan->device >= 0) {
         TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(plan->device)));
-        struct cudaPointerAttributes attr;
-        TCSPMM_TRY(TCSPMM_CUDA(cudaPointerGetAttributes(&attr, values)));
-        on_device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+        TCSPMM_TRY(is_device_memory(values, &on_device));
     }
     TCSPMM_TRY(check_finite(plan, values, on_device, stream));
 

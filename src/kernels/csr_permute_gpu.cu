@@ -5,11 +5,11 @@
  * copy_rows: warp w owns row w of the result and copies its column indices
  * and values, lane by lane, from row order[w] of A. */
 #include <cuda_runtime.h>
-#include <cub/device/device_scan.cuh>
 
 #include "../csr_gpu.h"
 #include "../device_copy.h"
 #include "../error.h"
+#include "device_scan.h"
 
 enum { THREADS = 256 };
 
@@ -38,7 +38,7 @@ __global__ void copy_rows(const int64_t *__restrict__ row_ptr, const int32_t *__
 
 /* out = A's rows in order, given the order on the device. */
 static tcspmm_status permute(const csr_gpu *A, const int64_t *d_order, csr_gpu *out,
-                             int64_t *length, void **scan_temp)
+                             int64_t *length)
 {
     const int64_t rows = A->rows;
     TCSPMM_TRY(device_alloc((void **)&out->row_ptr, (size_t)(rows + 1) * sizeof(int64_t)));
@@ -50,13 +50,7 @@ static tcspmm_status permute(const csr_gpu *A, const int64_t *d_order, csr_gpu *
                                                                              rows, length);
         TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     }
-    size_t need = 0;
-    TCSPMM_TRY(
-        TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, length, out->row_ptr, rows + 1)));
-    TCSPMM_TRY(device_alloc(scan_temp, need));
-    TCSPMM_TRY(TCSPMM_CUDA(
-        cub::DeviceScan::ExclusiveSum(*scan_temp, need, length, out->row_ptr, rows + 1)));
-    TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    TCSPMM_TRY(device_exclusive_sum_i64(length, out->row_ptr, rows + 1));
     if (rows > 0) {
         const int64_t warps_per_block = THREADS / 32;
         copy_rows<<<(unsigned)((rows + warps_per_block - 1) / warps_per_block), THREADS>>>(
@@ -78,11 +72,9 @@ extern "C" tcspmm_status csr_gpu_permute_rows(const csr_gpu *A, const int64_t *d
     out->cols = A->cols;
     out->nnz = A->nnz;
     int64_t *length = NULL;
-    void *scan_temp = NULL;
     tcspmm_status st = device_alloc((void **)&length, (size_t)(A->rows + 1) * sizeof(int64_t));
-    if (!st) st = permute(A, d_order, out, length, &scan_temp);
+    if (!st) st = permute(A, d_order, out, length);
     cudaFree(length);
-    cudaFree(scan_temp);
     if (st) csr_gpu_free(out);
     return st;
 }

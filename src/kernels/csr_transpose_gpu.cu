@@ -12,13 +12,13 @@
  *     source). */
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 #include <string.h>
 
 #include "../csr_gpu.h"
 #include "../device_copy.h"
 #include "../error.h"
 #include "../format/csr.h"
+#include "device_scan.h"
 
 enum { THREADS = 256, WARPS = THREADS / 32 };
 
@@ -33,10 +33,10 @@ __global__ static void entry_rows(const int64_t *__restrict__ row_ptr, int64_t r
 }
 
 __global__ static void count_cols(const int32_t *__restrict__ col_idx, int64_t nnz,
-                                  unsigned long long *__restrict__ counts)
+                                  int64_t *__restrict__ counts)
 {
     const int64_t k = (int64_t)blockIdx.x * THREADS + threadIdx.x;
-    if (k < nnz) atomicAdd(&counts[col_idx[k]], 1ull);
+    if (k < nnz) atomicAdd((unsigned long long *)&counts[col_idx[k]], 1ull);
 }
 
 __global__ static void iota(int32_t *__restrict__ x, int64_t n)
@@ -60,28 +60,21 @@ __global__ static void gather_entries(const int32_t *__restrict__ order,
  * it needs; row_ptr comes from the counts). */
 struct transpose_scratch {
     int32_t *row_of, *index, *order, *sorted_cols;
-    unsigned long long *counts;
-    void *temp;
+    int64_t *counts;
+    void *temp; /* the sort's */
 };
 
 /* out's row_ptr from the column counts of A. */
 static tcspmm_status transposed_row_ptr(const tcspmm_csr *A, transpose_scratch *s, tcspmm_csr *out)
 {
-    const size_t count_bytes = ((size_t)A->cols + 1) * sizeof(unsigned long long);
+    const size_t count_bytes = ((size_t)A->cols + 1) * sizeof(int64_t);
     TCSPMM_TRY(device_alloc((void **)&s->counts, count_bytes));
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemset(s->counts, 0, count_bytes)));
     if (A->nnz > 0) {
         count_cols<<<grid_for(A->nnz), THREADS>>>(A->col_idx, A->nnz, s->counts);
         TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     }
-    size_t need = 0;
-    unsigned long long *row_ptr = (unsigned long long *)out->row_ptr; /* int64, counts >= 0 */
-    TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, s->counts, row_ptr, A->cols + 1)));
-    TCSPMM_TRY(device_alloc(&s->temp, need));
-    TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(s->temp, need, s->counts, row_ptr, A->cols + 1)));
-    cudaFree(s->temp);
-    s->temp = NULL;
-    return TCSPMM_CUDA(cudaGetLastError());
+    return device_exclusive_sum_i64(s->counts, out->row_ptr, A->cols + 1);
 }
 
 /* out's col_idx and values: A's entries sorted stably by column. */

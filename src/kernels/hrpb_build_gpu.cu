@@ -24,13 +24,13 @@
  * Entries are counted in int32: the caller builds on the host when nnz or
  * rows reach 2^31. */
 #include <cuda_runtime.h>
-#include <cub/device/device_scan.cuh>
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../device_copy.h"
 #include "../error.h"
+#include "device_scan.h"
 #include "hrpb_gpu_internal.h"
 
 enum { THREADS = 256, BRICK_SLOTS = HRPB_BRICK_COLS * 2 /* brick column x brick row (TM <= 32) */ };
@@ -240,8 +240,6 @@ struct build_scratch {
     int32_t *entry_row, *first, *fx;
     int64_t *panel_blocks, *block_ptr, *block_bytes;
     unsigned long long *patterns, *counts;
-    void *scan_temp;
-    size_t scan_bytes;
 };
 
 static void scratch_free(build_scratch *s)
@@ -254,23 +252,6 @@ static void scratch_free(build_scratch *s)
     cudaFree(s->block_bytes);
     cudaFree(s->patterns);
     cudaFree(s->counts);
-    cudaFree(s->scan_temp);
-}
-
-/* out[0..count) = exclusive prefix sums of in[0..count), with CUB. */
-template <typename T>
-static tcspmm_status exclusive_sum(build_scratch *s, const T *in, T *out, int64_t count)
-{
-    size_t need = 0;
-    TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, in, out, count)));
-    if (need > s->scan_bytes) {
-        cudaFree(s->scan_temp);
-        s->scan_bytes = 0;
-        TCSPMM_TRY(device_alloc(&s->scan_temp, need));
-        s->scan_bytes = need;
-    }
-    TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(s->scan_temp, need, in, out, count)));
-    return TCSPMM_CUDA(cudaGetLastError());
 }
 
 #define LAUNCH_CHECK() TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()))
@@ -291,14 +272,14 @@ static tcspmm_status build(const csr_gpu *A, build_scratch *s, hrpb *shape, hrpb
     mark_first<TM><<<grid_for((int64_t)nnz + 1), THREADS>>>(A->row_ptr, A->col_idx, s->entry_row,
                                                            nnz, s->first);
     LAUNCH_CHECK();
-    TCSPMM_TRY(exclusive_sum<int32_t>(s, s->first, s->fx, (int64_t)nnz + 1));
+    TCSPMM_TRY(device_exclusive_sum_i32(s->first, s->fx, (int64_t)nnz + 1));
 
     TCSPMM_TRY(device_alloc((void **)&s->panel_blocks, ((size_t)np + 1) * sizeof(int64_t)));
     TCSPMM_TRY(device_alloc((void **)&s->block_ptr, ((size_t)np + 1) * sizeof(int64_t)));
     panel_blocks<TM><<<grid_for(np + 1), THREADS>>>(A->row_ptr, A->rows, np, s->fx,
                                                     s->panel_blocks);
     LAUNCH_CHECK();
-    TCSPMM_TRY(exclusive_sum<int64_t>(s, s->panel_blocks, s->block_ptr, np + 1));
+    TCSPMM_TRY(device_exclusive_sum_i64(s->panel_blocks, s->block_ptr, np + 1));
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(shape->block_ptr, s->block_ptr,
                                       ((size_t)np + 1) * sizeof(int64_t), cudaMemcpyDeviceToHost)));
     const int64_t nb = shape->block_ptr[np];
@@ -328,7 +309,7 @@ static tcspmm_status build(const csr_gpu *A, build_scratch *s, hrpb *shape, hrpb
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemset(s->counts, 0, 4 * sizeof(unsigned long long))));
     block_sizes<<<grid_for(nb + 1), THREADS>>>(s->patterns, nb, s->block_bytes, s->counts);
     LAUNCH_CHECK();
-    TCSPMM_TRY(exclusive_sum<int64_t>(s, s->block_bytes, g->size_ptr, nb + 1));
+    TCSPMM_TRY(device_exclusive_sum_i64(s->block_bytes, g->size_ptr, nb + 1));
     unsigned long long c[4];
     int64_t packed_bytes = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(c, s->counts, sizeof c, cudaMemcpyDeviceToHost)));

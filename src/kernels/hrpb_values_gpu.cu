@@ -9,13 +9,13 @@
  * map_entries: warp w owns panel row w; its lanes take the entries of the
  *   row of A that the panel row holds (row_map), 32 apart, and record each
  *   one as the source of its value's place.
- * gather_values: warp w owns HRPB blocks w, w + warps, ...; its lanes write
- *   a block's values 32 apart, each read from the new values of its source. */
+ * gather_values: warp w owns HRPB block w; its lanes write the block's
+ *   values 32 apart, each read from the new values of its source. */
 #include <cuda_runtime.h>
-#include <cub/device/device_scan.cuh>
 
 #include "../device_copy.h"
 #include "../error.h"
+#include "device_scan.h"
 #include "hrpb_gpu_internal.h"
 
 enum { THREADS = 256, WARPS = THREADS / 32 };
@@ -57,13 +57,11 @@ __global__ static void gather_values(const float *__restrict__ values,
                                      const int64_t *__restrict__ size_ptr, int64_t num_blocks,
                                      uint8_t *__restrict__ packed)
 {
-    const int lane = threadIdx.x % 32;
-    for (int64_t b = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32; b < num_blocks;
-         b += (int64_t)gridDim.x * WARPS) {
-        float *out = (float *)(packed + hrpb_values_offset(size_ptr, packed, b));
-        const int64_t first = block_values[b], count = block_values[b + 1] - first;
-        for (int64_t v = lane; v < count; v += 32) out[v] = values[source[first + v]];
-    }
+    const int64_t b = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
+    if (b >= num_blocks) return;
+    float *out = (float *)(packed + hrpb_values_offset(size_ptr, packed, b));
+    const int64_t first = block_values[b], count = block_values[b + 1] - first;
+    for (int64_t v = threadIdx.x % 32; v < count; v += 32) out[v] = values[source[first + v]];
 }
 
 static void forget_values(hrpb_gpu *g)
@@ -78,24 +76,16 @@ static void forget_values(hrpb_gpu *g)
 /* The map of hrpb_gpu_map_values, with block_ptr and the missing flag on the
  * device. */
 static tcspmm_status map(hrpb_gpu *g, const int64_t *d_block_ptr, const csr_gpu *A,
-                         int64_t num_blocks, int *d_missing, void **scan_temp)
+                         int64_t num_blocks, int *d_missing)
 {
     const int64_t nb = num_blocks;
-    int64_t *counts = NULL;
     TCSPMM_TRY(device_alloc((void **)&g->block_values, ((size_t)nb + 1) * sizeof(int64_t)));
     TCSPMM_TRY(device_alloc((void **)&g->value_source, (size_t)A->nnz * sizeof(uint32_t)));
     g->value_blocks = nb;
-    TCSPMM_TRY(device_alloc((void **)&counts, ((size_t)nb + 1) * sizeof(int64_t)));
     count_block_values<<<(unsigned)((nb + THREADS) / THREADS), THREADS>>>(g->size_ptr, g->packed,
-                                                                           nb, counts);
-    tcspmm_status st = TCSPMM_CUDA(cudaGetLastError());
-    size_t need = 0;
-    if (!st) st = TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, counts, g->block_values, nb + 1));
-    if (!st) st = device_alloc(scan_temp, need);
-    if (!st)
-        st = TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(*scan_temp, need, counts, g->block_values, nb + 1));
-    cudaFree(counts);
-    TCSPMM_TRY(st);
+                                                                           nb, g->block_values);
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    TCSPMM_TRY(device_exclusive_sum_i64(g->block_values, g->block_values, nb + 1));
     int64_t total = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&total, g->block_values + nb, sizeof total,
                                       cudaMemcpyDeviceToHost)));
@@ -126,15 +116,13 @@ extern "C" tcspmm_status hrpb_gpu_map_values(hrpb_gpu *g, const int64_t *block_p
     const int64_t num_panels = (g->rows + g->panel_rows - 1) / g->panel_rows;
     int64_t *d_block_ptr = NULL;
     int *d_missing = NULL;
-    void *scan_temp = NULL;
     tcspmm_status st = device_copy_in((void **)&d_block_ptr, block_ptr,
                                       ((size_t)num_panels + 1) * sizeof(int64_t),
                                       cudaMemcpyHostToDevice);
     if (!st) st = device_alloc((void **)&d_missing, sizeof(int));
-    if (!st) st = map(g, d_block_ptr, A, block_ptr[num_panels], d_missing, &scan_temp);
+    if (!st) st = map(g, d_block_ptr, A, block_ptr[num_panels], d_missing);
     cudaFree(d_block_ptr);
     cudaFree(d_missing);
-    cudaFree(scan_temp);
     if (st) forget_values(g);
     return st;
 }
@@ -162,11 +150,7 @@ extern "C" tcspmm_status hrpb_gpu_set_values(hrpb_gpu *g, const float *d_values,
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "hrpb_gpu_set_values: no value sources (a plan without updatable_values)");
     if (g->value_blocks == 0) return TCSPMM_SUCCESS;
-    int device = 0, sms = 0;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&device)));
-    TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)));
-    const int64_t blocks_needed = (g->value_blocks + WARPS - 1) / WARPS;
-    const unsigned grid = (unsigned)(blocks_needed < 16 * sms ? blocks_needed : 16 * sms);
+    const unsigned grid = (unsigned)((g->value_blocks + WARPS - 1) / WARPS); /* blocks < 2^31 */
     gather_values<<<grid, THREADS, 0, (cudaStream_t)stream>>>(d_values, g->value_source,
                                                              g->block_values, g->size_ptr,
                                                              g->value_blocks, g->packed);
