@@ -147,8 +147,10 @@ typedef struct tcspmm_options {
     int updatable_values;       /* 1: tcspmm_plan_set_values may give A new values later
                                    (an HRPB plan then keeps the source entry of each of its
                                    values: 4 more bytes per entry and 8 per HRPB block on the
-                                   device; the auto path then never picks sparse24, whose
-                                   structure new values could break: ask for it by path);
+                                   device; A's structure (info.structure) then counts every
+                                   entry of its pattern, zero or not, so no new values can
+                                   break it, and a sparse24 plan keeps the pattern on the
+                                   device: 4 more bytes per entry and 8 per row);
                                    0 (default): not */
     int reserved[12];           /* zero; room for later options */
 } tcspmm_options;
@@ -285,22 +287,23 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * graphs captured earlier see the new values (on the cuSPARSE path, once a
  * direct call of the graph's shape has redone the preprocessing).
  * First every value is checked finite (else TCSPMM_ERROR_INVALID_MATRIX,
- * naming the first bad index, and the plan keeps its values): device values
- * by a kernel on stream (a cudaStream_t; NULL: the legacy default stream),
- * which the call then synchronizes; host values on the host. Then the update
- * is enqueued on stream: products enqueued later on stream use the new
- * values. Products in flight on other streams must have finished. Device
- * values are read on stream: keep them until it gets there. Host values go
- * through a device buffer allocated and freed by the call (cudaFree waits
- * for the whole device), and the call returns once the update is done.
+ * naming the first bad index, and the plan keeps its values), and on the
+ * sparse24 path within its precision (else TCSPMM_ERROR_UNSUPPORTED, the
+ * same way): device values by a kernel on stream (a cudaStream_t; NULL: the
+ * legacy default stream), which the call then synchronizes; host values on
+ * the host. Then the update is enqueued on stream: products enqueued later
+ * on stream use the new values. Products in flight on other streams must
+ * have finished. Device values are read on stream: keep them until it gets
+ * there. Host values go through a device buffer the plan keeps (4 bytes per
+ * entry, allocated at the first update from host memory), and the call
+ * returns once the update is done; it waits for stream, not for the device.
  * tcspmm_spmm_host reads the plan on the legacy stream: synchronize stream
  * before calling it after a device-value update.
  * Cost on the device: the check reads the values; HRPB then gathers them
- * into place (reading each value's source entry); the cuSPARSE path copies
- * them and redoes its preprocessing at its next call (CSR_ALG3's costs
- * 70-400 us). The sparse24 path compresses again on the host (a new value
- * may break its structure or overflow fp16: TCSPMM_ERROR_UNSUPPORTED, plan
- * unchanged), and the cpu path copies. */
+ * into place (reading each value's source entry); the sparse24 path rounds
+ * them and writes each to its place, found from the pattern; the cuSPARSE
+ * path copies them and redoes its preprocessing at its next call
+ * (CSR_ALG3's costs 70-400 us); the cpu path copies. */
 tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, void *stream);
 
 /* Frees the plan and its device memory. NULL is allowed. */

@@ -226,15 +226,15 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     tcspmm_info *info = &plan->info;
     char *why = plan->path_reason;
     size_t len = sizeof plan->path_reason;
-    /* Auto keeps updatable plans off the structured path: new values could
-     * break a structure that explicit zeros made. */
-    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->info) &&
-                     !plan->opt.updatable_values;
+    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->info);
     if (want == TCSPMM_PATH_SPARSE24 && !sparse24_fits(s, prec))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "plan: the sparse24 path needs a %s matrix for precision %s; this one is %s",
-                           prec == TCSPMM_PRECISION_TF32 ? "1:2" : "2:4", tcspmm_precision_name(prec),
-                           sparse24_structure_name(s));
+                           "plan: the sparse24 path needs a %s matrix for precision %s; this one "
+                           "is %s%s", prec == TCSPMM_PRECISION_TF32 ? "1:2" : "2:4",
+                           tcspmm_precision_name(prec), sparse24_structure_name(s),
+                           plan->opt.updatable_values
+                               ? " (counting every entry, zero or not: its values may change)"
+                               : "");
     int auto_on_gpu = want == TCSPMM_PATH_AUTO && plan->device >= 0;
     if (want == TCSPMM_PATH_HRPB || (want == TCSPMM_PATH_AUTO && !(auto_on_gpu && structured)))
         TCSPMM_TRY(build_hrpb(plan, dA));
@@ -286,6 +286,19 @@ static tcspmm_status map_values_on_host(tcspmm_plan *plan, const csr_gpu *dA)
     return st;
 }
 
+/* For a sparse24 plan whose values change: A's pattern on the device, where
+ * sp24_gpu_set_values finds each entry's place; taken from dA where the
+ * plan checked A on the device, else uploaded. */
+static tcspmm_status keep_pattern(tcspmm_plan *plan, csr_gpu *dA, const tcspmm_csr *A)
+{
+    if (!dA->row_ptr) TCSPMM_TRY(csr_gpu_upload(A, dA));
+    plan->sp24_pattern = *dA;
+    plan->sp24_pattern.values = NULL;
+    cudaFree(dA->values);
+    memset(dA, 0, sizeof *dA);
+    return TCSPMM_SUCCESS;
+}
+
 static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
 {
     double t0 = now_ms();
@@ -307,7 +320,8 @@ static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
         const tcspmm_csr *A;
         TCSPMM_TRY(host_input(plan, dA, &A));
         sp24 compressed;
-        TCSPMM_TRY(sp24_compress(A, plan->opt.precision, plan->opt.host_threads, &compressed));
+        TCSPMM_TRY(sp24_compress(A, plan->opt.precision, plan->opt.host_threads,
+                                 plan->opt.updatable_values, &compressed));
         tcspmm_status st = sp24_gpu_upload(&compressed, &plan->sp24_dev);
         sp24_free(&compressed);
         TCSPMM_TRY(st);
@@ -336,14 +350,14 @@ static tcspmm_status check_entries(tcspmm_plan *plan, const tcspmm_csr *A, csr_g
 {
     if (!uses_device_csr(plan, A)) {
         TCSPMM_TRY(tcspmm_csr_validate(A));
-        *s = sparse24_detect(A);
+        *s = sparse24_detect(A, plan->opt.updatable_values);
         return TCSPMM_SUCCESS;
     }
     double t0 = now_ms();
     TCSPMM_TRY(csr_gpu_upload(A, dA));
     plan->info.upload_ms += now_ms() - t0;
     int64_t bad_row;
-    TCSPMM_TRY(csr_gpu_check(dA, &bad_row, s));
+    TCSPMM_TRY(csr_gpu_check(dA, plan->opt.updatable_values, &bad_row, s));
     return bad_row < 0 ? TCSPMM_SUCCESS : csr_fail_bad_row(bad_row);
 }
 
@@ -362,6 +376,8 @@ static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu 
     const tcspmm_csr *A = NULL;
     const int keeps_host = info->path == TCSPMM_PATH_CPU || info->path == TCSPMM_PATH_SPARSE24;
     if (keeps_host) TCSPMM_TRY(host_input(plan, dA, &A)); /* before dA goes */
+    if (info->path == TCSPMM_PATH_SPARSE24 && plan->opt.updatable_values)
+        TCSPMM_TRY(keep_pattern(plan, dA, A));
     if (info->path != TCSPMM_PATH_CUSPARSE && info->path != TCSPMM_PATH_AUTO)
         csr_gpu_free(dA); /* room for the upload */
     TCSPMM_TRY(upload(plan, dA));
@@ -407,7 +423,7 @@ static tcspmm_status plan_fill_device(tcspmm_plan *plan, const tcspmm_csr *A, cs
     TCSPMM_TRY(csr_gpu_check_row_ptr(dA));
     int64_t bad_row;
     sp24_structure s;
-    TCSPMM_TRY(csr_gpu_check(dA, &bad_row, &s));
+    TCSPMM_TRY(csr_gpu_check(dA, plan->opt.updatable_values, &bad_row, &s));
     if (bad_row >= 0) return csr_fail_bad_row(bad_row);
     plan->input = NULL;
     return plan_complete(plan, s, dA);
@@ -422,6 +438,8 @@ static void plan_free(tcspmm_plan *plan)
     hrpb_gpu_free(plan->hrpb_dev);
     sp24_gpu_free(plan->sp24_dev);
     cudaFree(plan->values_check);
+    cudaFree(plan->values_staging);
+    csr_gpu_free(&plan->sp24_pattern);
     hrpb_free(&plan->hrpb);
     wave_split_free(&plan->split);
     tcspmm_csr_free(&plan->A);

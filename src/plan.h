@@ -5,6 +5,7 @@
 #define TCSPMM_PLAN_H
 
 #include "tcspmm.h"
+#include "csr_gpu.h"
 #include "cusparse_path.h"
 #include "path_trial.h"
 #include "format/hrpb.h"
@@ -27,8 +28,11 @@ struct tcspmm_plan {
     hrpb_gpu *hrpb_dev;      /* NULL unless the plan runs on HRPB (or measures) */
     path_trial trial;        /* a measuring plan's (info.path AUTO) choices per shape */
     sp24_gpu *sp24_dev;      /* NULL unless the plan runs on SPARSE24 */
+    csr_gpu sp24_pattern;    /* A's row_ptr and col_idx on the device (values NULL) for a
+                                SPARSE24 plan with updatable values, else empty */
     const void *checked_B, *checked_C; /* the last pointers found to be device memory */
     unsigned long long *values_check; /* tcspmm_plan_set_values's device word, or NULL */
+    float *values_staging;   /* its device copy of host values (nnz), or NULL */
 };
 
 /* A measuring plan that ran out of device memory while measuring: from now

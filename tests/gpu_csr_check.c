@@ -3,7 +3,8 @@
  * the same first bad row for a column out of range, negative, repeated or
  * out of order and for NaN and Inf values, in rows that are short, long and
  * last; the same structure on the edge cases and on 2:4 and 1:2 matrices,
- * also once an explicit zero or a third entry sits in a group; and a plan
+ * also once an explicit zero or a third entry sits in a group, counted by
+ * value and on every entry (as for a plan whose values change); and a plan
  * refusing a bad matrix on the GPU with the host's message. */
 #include <math.h>
 #include <stdlib.h>
@@ -15,8 +16,9 @@
 #include "matgen.h"
 #include "sparse24_gen.h"
 
-/* Host and device agree on A: the first bad row and the structure. */
-static void agree(const tcspmm_csr *A, const char *what)
+/* Host and device agree on A: the first bad row and the structure, counted
+ * by value or on every entry. */
+static void agree_counting(const tcspmm_csr *A, int every_entry, const char *what)
 {
     tcspmm_status host_st = tcspmm_csr_validate(A);
     char host_msg[512];
@@ -25,7 +27,7 @@ static void agree(const tcspmm_csr *A, const char *what)
     int64_t bad_row = -2;
     sp24_structure s = SP24_NONE;
     CHECK_OK(csr_gpu_upload(A, &dA));
-    CHECK_OK(csr_gpu_check(&dA, &bad_row, &s));
+    CHECK_OK(csr_gpu_check(&dA, every_entry, &bad_row, &s));
     csr_gpu_free(&dA);
     char dev_msg[512] = "";
     if (bad_row >= 0) {
@@ -33,12 +35,18 @@ static void agree(const tcspmm_csr *A, const char *what)
         snprintf(dev_msg, sizeof dev_msg, "%s", tcspmm_last_error());
     }
     int same_error = host_st == TCSPMM_SUCCESS ? bad_row == -1 : !strcmp(host_msg, dev_msg);
-    int same_structure = host_st != TCSPMM_SUCCESS || s == sparse24_detect(A);
+    int same_structure = host_st != TCSPMM_SUCCESS || s == sparse24_detect(A, every_entry);
     if (!same_error || !same_structure)
-        fprintf(stderr, "  %s: host '%s', device row %lld '%s'; structure %d vs %d\n", what,
-                host_msg, (long long)bad_row, dev_msg, (int)s,
-                host_st ? -1 : (int)sparse24_detect(A));
+        fprintf(stderr, "  %s (every entry %d): host '%s', device row %lld '%s'; structure %d vs %d\n",
+                what, every_entry, host_msg, (long long)bad_row, dev_msg, (int)s,
+                host_st ? -1 : (int)sparse24_detect(A, every_entry));
     CHECK(same_error && same_structure);
+}
+
+static void agree(const tcspmm_csr *A, const char *what)
+{
+    agree_counting(A, 0, what);
+    agree_counting(A, 1, what);
 }
 
 /* A copy of A with entry k of row `row` (k counted from the row's start, or
@@ -117,7 +125,7 @@ static void test_structures(void)
         }
         B.row_ptr[A.rows] = out;
         agree(&B, "explicit zero in a group");
-        CHECK(sparse24_detect(&B) == kinds[i]);
+        CHECK(sparse24_detect(&B, 0) == kinds[i]);
         for (int64_t q = B.row_ptr[5]; q < B.row_ptr[6]; q++)
             if (B.col_idx[q] == free_col) B.values[q] = 0.5f;
         agree(&B, "one more entry in a group");

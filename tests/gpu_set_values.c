@@ -12,18 +12,29 @@
  * there) give the bytes of an HRPB built from the new values; a CUDA graph
  * of an HRPB product captured before an update computes with the new
  * values; a NaN in device values is refused, naming its index, and the plan
- * keeps its values; on a 2:4 plan, new values that break the structure (an
- * explicit zero made non-zero) or overflow fp16 are refused the same way. */
+ * keeps its values. The sparse24 path: its matrices hold explicit zeros
+ * (which keep their slots, so new values go where the pattern says); the
+ * device's placement gives the bytes of a host compression of the new
+ * values; the auto path takes it for a structured pattern and not for one
+ * whose explicit zeros alone make the structure (nor does a sparse24 plan
+ * of that pattern get made); values that overflow bf16, fp16 or tf32 are
+ * refused, naming their index. An update from host memory returns while
+ * another stream is held by a host function: it waits for its own stream
+ * only. */
 #include <cuda_runtime.h>
+#include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "csr_gpu.h"
 #include "format/csr.h"
 #include "format/hrpb.h"
 #include "harness.h"
 #include "kernels/hrpb_gpu.h"
+#include "kernels/sp24_gpu_internal.h"
 #include "loadbalance/wave_split.h"
 #include "matgen.h"
 #include "reference.h"
@@ -293,8 +304,8 @@ static void test_nan(const tcspmm_csr *A)
 }
 
 /* S (2:4) with one explicit zero added where its group already holds two
- * entries: still 2:4, until that zero gets a value. *at: its index. */
-static void add_explicit_zero(const tcspmm_csr *S, tcspmm_csr *out, int64_t *at)
+ * entries: 2:4 by its values, not by its pattern. */
+static void add_explicit_zero(const tcspmm_csr *S, tcspmm_csr *out)
 {
     int64_t row = -1, col = -1;
     for (int64_t i = 0; i < S->rows && row < 0; i++)
@@ -312,7 +323,6 @@ static void add_explicit_zero(const tcspmm_csr *S, tcspmm_csr *out, int64_t *at)
         int placed = i != row;
         for (int64_t k = S->row_ptr[i]; k <= S->row_ptr[i + 1]; k++) {
             if (!placed && (k == S->row_ptr[i + 1] || S->col_idx[k] > col)) {
-                *at = w;
                 out->col_idx[w] = (int32_t)col;
                 out->values[w++] = 0.0f;
                 placed = 1;
@@ -327,30 +337,146 @@ static void add_explicit_zero(const tcspmm_csr *S, tcspmm_csr *out, int64_t *at)
     CHECK(w == S->nnz + 1);
 }
 
+/* A structured test matrix whose every third entry is an explicit zero. */
+static void structured_with_zeros(sp24_structure structure, uint64_t gen_seed, tcspmm_csr *out)
+{
+    CHECK_OK(sp24_gen(200, 168, structure, 0.1, gen_seed, out));
+    for (int64_t k = 0; k < out->nnz; k += 3) out->values[k] = 0.0f;
+}
+
 static void test_structure_refusals(void)
 {
     tcspmm_csr S, Z;
     CHECK_OK(sp24_gen(96, 128, SP24_2TO4, 0.0, 21, &S));
-    int64_t at = -1;
-    add_explicit_zero(&S, &Z, &at);
-    for (int p = 0; p < 2; p++) {
-        tcspmm_plan *plan = updatable_plan(
-            &Z, TCSPMM_PATH_SPARSE24, p == 0 ? TCSPMM_PRECISION_BF16 : TCSPMM_PRECISION_FP16);
-        if (!plan) continue;
-        float *v = malloc((size_t)Z.nnz * 4);
-        memcpy(v, Z.values, (size_t)Z.nnz * 4);
-        if (p == 0) {
-            v[at] = 0.5f;
-            check_refused(plan, &Z, v, TCSPMM_ERROR_UNSUPPORTED, "2:4", "2:4 broken");
-        } else {
-            v[Z.nnz / 2] = 1e6f;
-            check_refused(plan, &Z, v, TCSPMM_ERROR_UNSUPPORTED, "fp16", "fp16 overflow");
+    add_explicit_zero(&S, &Z);
+
+    /* Z's pattern is not 2:4: no updatable sparse24 plan, and auto says so */
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = TCSPMM_PATH_SPARSE24;
+    opt.precision = TCSPMM_PRECISION_BF16;
+    opt.updatable_values = 1;
+    tcspmm_plan *plan = NULL;
+    tcspmm_status st = tcspmm_plan_create(&Z, &opt, &plan);
+    CHECK(st == TCSPMM_ERROR_UNSUPPORTED && strstr(tcspmm_last_error(), "every entry") != NULL);
+    tcspmm_plan_destroy(plan);
+    plan = NULL;
+    opt.path = TCSPMM_PATH_AUTO;
+    CHECK_OK(tcspmm_plan_create(&Z, &opt, &plan));
+    tcspmm_info info;
+    if (plan && !tcspmm_plan_info(plan, &info))
+        CHECK(strcmp(info.structure, "none") == 0 && info.path != TCSPMM_PATH_SPARSE24);
+    tcspmm_plan_destroy(plan);
+    plan = NULL;
+    opt.updatable_values = 0; /* by its values it is 2:4 */
+    CHECK_OK(tcspmm_plan_create(&Z, &opt, &plan));
+    if (plan && !tcspmm_plan_info(plan, &info))
+        CHECK(strcmp(info.structure, "2:4") == 0 && info.path == TCSPMM_PATH_SPARSE24);
+    tcspmm_plan_destroy(plan);
+
+    /* values beyond each precision's range, from host and device memory */
+    const struct { tcspmm_precision p; sp24_structure s; float big; const char *name; } over[] = {
+        {TCSPMM_PRECISION_BF16, SP24_2TO4, FLT_MAX, "overflows bf16"},
+        {TCSPMM_PRECISION_FP16, SP24_2TO4, 65520.0f, "overflows fp16"},
+        {TCSPMM_PRECISION_TF32, SP24_1TO2, -FLT_MAX, "overflows tf32"},
+    };
+    for (int i = 0; i < 3; i++) {
+        tcspmm_csr T;
+        structured_with_zeros(over[i].s, 60 + i, &T);
+        plan = updatable_plan(&T, TCSPMM_PATH_SPARSE24, over[i].p);
+        if (plan) {
+            float *v = malloc((size_t)T.nnz * 4);
+            rng_fill(v, (size_t)T.nnz, seed++);
+            v[T.nnz / 2] = over[i].big;
+            char expect[64];
+            snprintf(expect, sizeof expect, "values[%lld] = ", (long long)(T.nnz / 2));
+            check_refused(plan, &T, v, TCSPMM_ERROR_UNSUPPORTED, expect, over[i].name);
+            float *d = on_device(v, T.nnz);
+            check_refused(plan, &T, d, TCSPMM_ERROR_UNSUPPORTED, over[i].name, over[i].name);
+            cudaFree(d);
+            free(v);
         }
-        free(v);
         tcspmm_plan_destroy(plan);
+        tcspmm_csr_free(&T);
     }
     tcspmm_csr_free(&Z);
     tcspmm_csr_free(&S);
+}
+
+/* The device's placement of new values (sp24_gpu_set_values through the
+ * pattern) gives the bytes of the host's compression of them, counting
+ * every entry; the metadata does not change. */
+static void test_sparse24_bytes(sp24_structure structure, tcspmm_precision p)
+{
+    tcspmm_csr A;
+    structured_with_zeros(structure, 70 + (int)p, &A);
+    sp24 old, fresh;
+    sp24_gpu *g = NULL;
+    csr_gpu pattern = {0};
+    CHECK_OK(sp24_compress(&A, p, 0, 1, &old));
+    CHECK_OK(sp24_gpu_upload(&old, &g));
+    CHECK_OK(csr_gpu_upload(&A, &pattern));
+    CHECK(cudaDeviceSynchronize() == cudaSuccess); /* those uploads ran on the legacy stream */
+    rng_fill(A.values, (size_t)A.nnz, seed++);
+    float *d = on_device(A.values, A.nnz);
+    CHECK_OK(sp24_gpu_set_values(g, pattern.row_ptr, pattern.col_idx, d, stream));
+    CHECK_OK(sp24_compress(&A, p, 0, 1, &fresh));
+    const size_t vbytes = (size_t)(fresh.rows_pad * (fresh.cols_pad / 2) * fresh.elem_bytes);
+    const size_t mbytes = (size_t)(fresh.rows_pad / 16 * (fresh.cols_pad / sp24_ktile_cols(p)) *
+                                   SP24_META_WORDS) * 4;
+    void *back = malloc(vbytes);
+    CHECK(cudaMemcpyAsync(back, g->values, vbytes, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+    CHECK(memcmp(back, fresh.values, vbytes) == 0);
+    CHECK(memcmp(old.meta, fresh.meta, mbytes) == 0);
+    free(back);
+    cudaFree(d);
+    csr_gpu_free(&pattern);
+    sp24_gpu_free(g);
+    sp24_free(&fresh);
+    sp24_free(&old);
+    tcspmm_csr_free(&A);
+}
+
+static atomic_int released;
+
+/* Holds its stream until released (or 10 s have passed). */
+static void CUDART_CB hold_stream(void *arg)
+{
+    (void)arg;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do clock_gettime(CLOCK_MONOTONIC, &t);
+    while (!atomic_load(&released) && t.tv_sec - t0.tv_sec < 10);
+}
+
+/* An update from host memory waits for its own stream, not for another
+ * stream's work (the first such update allocates the plan's buffer; the
+ * second is checked). */
+static void check_no_device_wait(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision p)
+{
+    tcspmm_plan *plan = updatable_plan(A, path, p);
+    if (!plan) return;
+    tcspmm_csr now;
+    CHECK_OK(csr_copy(A, &now));
+    rng_fill(now.values, (size_t)now.nnz, seed++);
+    CHECK_OK(tcspmm_plan_set_values(plan, now.values, stream));
+    cudaStream_t other;
+    CHECK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking) == cudaSuccess);
+    atomic_store(&released, 0);
+    CHECK(cudaLaunchHostFunc(other, hold_stream, NULL) == cudaSuccess);
+    rng_fill(now.values, (size_t)now.nnz, seed++);
+    CHECK_OK(tcspmm_plan_set_values(plan, now.values, stream));
+    const cudaError_t held = cudaStreamQuery(other);
+    if (held != cudaErrorNotReady)
+        printf("%s: the update waited for another stream\n", tcspmm_path_name(path));
+    CHECK(held == cudaErrorNotReady);
+    atomic_store(&released, 1);
+    CHECK(cudaStreamSynchronize(other) == cudaSuccess);
+    cudaStreamDestroy(other);
+    check_product(plan, &now, "after an update beside a held stream");
+    tcspmm_csr_free(&now);
+    tcspmm_plan_destroy(plan);
 }
 
 int main(void)
@@ -372,6 +498,7 @@ int main(void)
         if (f == 0) {
             test_graph(&A);
             test_nan(&A);
+            check_no_device_wait(&A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32);
         }
         test_host_sources(&A);
         tcspmm_csr_free(&A);
@@ -383,10 +510,20 @@ int main(void)
     };
     for (int i = 0; i < 3; i++) {
         tcspmm_csr S;
-        CHECK_OK(sp24_gen(200, 168, structured[i].s, 0.1, 40 + i, &S));
+        structured_with_zeros(structured[i].s, 40 + i, &S);
         plan_kind k = {TCSPMM_PATH_SPARSE24, structured[i].p, TCSPMM_ROW_ORDER_NATURAL, 0, 16};
         check_kind(&S, k, sparse24_structure_name(structured[i].s));
+        k.from_device = 1;
+        check_kind(&S, k, sparse24_structure_name(structured[i].s));
+        k.path = TCSPMM_PATH_AUTO; /* a structured pattern goes to the sparse tensor cores */
+        tcspmm_plan *plan = updatable_plan(&S, TCSPMM_PATH_AUTO, structured[i].p);
+        tcspmm_info info;
+        if (plan && !tcspmm_plan_info(plan, &info)) CHECK(info.path == TCSPMM_PATH_SPARSE24);
+        tcspmm_plan_destroy(plan);
+        check_kind(&S, k, sparse24_structure_name(structured[i].s));
+        test_sparse24_bytes(structured[i].s, structured[i].p);
         if (i == 0) check_matrix(&S, "1:2");
+        if (i == 1) check_no_device_wait(&S, TCSPMM_PATH_SPARSE24, structured[i].p);
         tcspmm_csr_free(&S);
     }
     test_structure_refusals();

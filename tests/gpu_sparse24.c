@@ -100,7 +100,7 @@ static void matrix_new(int64_t m, int64_t k, tcspmm_precision p, sp24_kernel ker
     CHECK_OK(sp24_gen(m, k, p == TCSPMM_PRECISION_TF32 ? SP24_1TO2 : SP24_2TO4, 0.2, next_seed++,
                       &tm->A));
     CHECK_OK(rounded_copy(&tm->A, p, &tm->Ar));
-    CHECK_OK(sp24_compress(&tm->A, p, 0, &tm->s));
+    CHECK_OK(sp24_compress(&tm->A, p, 0, 0, &tm->s));
     CHECK_OK(sp24_gpu_upload(&tm->s, &tm->g));
     CHECK_OK(sp24_gpu_set_kernel(tm->g, kernel));
 }
@@ -223,7 +223,7 @@ static void test_rejects(void)
     sp24_gpu *g = NULL;
     float *d = NULL;
     CHECK_OK(sp24_gen(20, 20, SP24_2TO4, 0.0, 5, &A));
-    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_FP16, 0, &s));
+    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_FP16, 0, 0, &s));
     CHECK_OK(sp24_gpu_upload(&s, &g));
     CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&d, 20 * 20 * sizeof(float))));
     const int F32 = SP24_DATA_FP32;

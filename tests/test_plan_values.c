@@ -8,7 +8,8 @@
  *    two updates match the float64 reference of A with the newest values;
  *    refused without opt.updatable_values, for a NaN or an Inf (naming its
  *    index; the plan keeps its values) and for NULL values; a matrix
- *    without entries; an option value other than 0 or 1. */
+ *    without entries; an option value other than 0 or 1; the structure an
+ *    updatable plan reports counts explicit zeros. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,23 @@ static void test_refusals(void)
     plan = NULL;
     CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT && plan == NULL);
     tcspmm_csr_free(&A);
+
+    /* an updatable plan's structure counts every entry: an explicit zero too */
+    tcspmm_csr Z;
+    CHECK_OK(csr_alloc(1, 8, 3, &Z));
+    const int32_t cols[3] = {0, 1, 2};
+    const float values[3] = {1.0f, 0.0f, 3.0f};
+    Z.row_ptr[1] = 3;
+    memcpy(Z.col_idx, cols, sizeof cols);
+    memcpy(Z.values, values, sizeof values);
+    for (int updatable = 0; updatable < 2; updatable++) {
+        tcspmm_info info;
+        plan = cpu_plan(&Z, updatable);
+        if (plan && !tcspmm_plan_info(plan, &info))
+            CHECK(strcmp(info.structure, updatable ? "none" : "1:2") == 0);
+        tcspmm_plan_destroy(plan);
+    }
+    tcspmm_csr_free(&Z);
 
     tcspmm_csr E; /* no entries: nothing to set, NULL allowed */
     CHECK_OK(matgen_random(20, 10, 0.0, 6, &E));

@@ -1,6 +1,10 @@
 /* test_sparse24.c: CPU tests of the 2:4 / 1:2 format: detection on hand-made
- * and generated matrices, compression of hand-made groups with every index
- * pair, the metadata word order, rounding, and decompression round trips. */
+ * and generated matrices (by value and by every entry), compression of
+ * hand-made groups with every index pair, the metadata word order,
+ * rounding and each precision's overflow limit, decompression round trips,
+ * and, counting every entry, the slot of each entry that the device's
+ * placement of new values assumes. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +31,12 @@ static tcspmm_status csr_from_entries(int64_t rows, int64_t cols, const entry *e
     return TCSPMM_SUCCESS;
 }
 
-static sp24_structure detect_entries(int64_t cols, const entry *e, int64_t count)
+static sp24_structure detect_entries(int64_t cols, const entry *e, int64_t count, int every_entry)
 {
     tcspmm_csr A;
     sp24_structure s = SP24_NONE;
     CHECK_OK(csr_from_entries(1, cols, e, count, &A));
-    s = sparse24_detect(&A);
+    s = sparse24_detect(&A, every_entry);
     tcspmm_csr_free(&A);
     return s;
 }
@@ -44,12 +48,18 @@ static void test_detect_hand_made(void)
     entry three_in_group[] = {{0, 4, 1.f}, {0, 5, 2.f}, {0, 7, 3.f}};
     entry explicit_zero[] = {{0, 0, 1.f}, {0, 1, 0.f}, {0, 2, 3.f}};
     entry straddling[] = {{0, 2, 1.f}, {0, 3, 1.f}, {0, 4, 1.f}, {0, 5, 1.f}};
-    CHECK(detect_entries(8, one_per_pair, 4) == SP24_1TO2);
-    CHECK(detect_entries(8, two_in_pair, 3) == SP24_2TO4);
-    CHECK(detect_entries(8, three_in_group, 3) == SP24_NONE);
-    CHECK(detect_entries(8, explicit_zero, 3) == SP24_1TO2);
-    CHECK(detect_entries(8, straddling, 4) == SP24_2TO4); /* groups are aligned */
-    CHECK(detect_entries(8, NULL, 0) == SP24_1TO2);
+    entry zero_in_pair[] = {{0, 0, 1.f}, {0, 1, 0.f}, {0, 6, 3.f}};
+    for (int every = 0; every < 2; every++) {
+        CHECK(detect_entries(8, one_per_pair, 4, every) == SP24_1TO2);
+        CHECK(detect_entries(8, two_in_pair, 3, every) == SP24_2TO4);
+        CHECK(detect_entries(8, three_in_group, 3, every) == SP24_NONE);
+        CHECK(detect_entries(8, straddling, 4, every) == SP24_2TO4); /* groups are aligned */
+        CHECK(detect_entries(8, NULL, 0, every) == SP24_1TO2);
+    }
+    CHECK(detect_entries(8, explicit_zero, 3, 0) == SP24_1TO2);
+    CHECK(detect_entries(8, explicit_zero, 3, 1) == SP24_NONE); /* the zero counts */
+    CHECK(detect_entries(8, zero_in_pair, 3, 0) == SP24_1TO2);
+    CHECK(detect_entries(8, zero_in_pair, 3, 1) == SP24_2TO4);
     CHECK(strcmp(sparse24_structure_name(SP24_1TO2), "1:2") == 0);
     CHECK(strcmp(sparse24_structure_name(SP24_2TO4), "2:4") == 0);
     CHECK(strcmp(sparse24_structure_name(SP24_NONE), "none") == 0);
@@ -59,7 +69,7 @@ static void test_detect_generated(void)
 {
     tcspmm_csr A;
     CHECK_OK(sp24_gen(203, 141, SP24_2TO4, 0.0, 11, &A));
-    CHECK(strcmp(sparse24_structure_name(sparse24_detect(&A)), "2:4") == 0);
+    CHECK(strcmp(sparse24_structure_name(sparse24_detect(&A, 0)), "2:4") == 0);
     /* one more entry in row 5's group 0 (which holds 2, drop = 0) makes it none */
     int64_t k5 = A.row_ptr[5], extra_col = 0;
     CHECK(A.row_ptr[6] - k5 > 2 && A.col_idx[k5 + 1] < 4 && A.col_idx[k5 + 2] >= 4);
@@ -80,12 +90,12 @@ static void test_detect_generated(void)
         B.row_ptr[i + 1] = out;
     }
     CHECK(B.row_ptr[B.rows] == B.nnz && tcspmm_csr_validate(&B) == TCSPMM_SUCCESS);
-    CHECK(sparse24_detect(&B) == SP24_NONE);
+    CHECK(sparse24_detect(&B, 0) == SP24_NONE);
     tcspmm_csr_free(&B);
     tcspmm_csr_free(&A);
 
     CHECK_OK(sp24_gen(77, 130, SP24_1TO2, 0.3, 12, &A));
-    CHECK(sparse24_detect(&A) == SP24_1TO2);
+    CHECK(sparse24_detect(&A, 0) == SP24_1TO2);
     tcspmm_csr_free(&A);
 }
 
@@ -114,7 +124,7 @@ static void test_compress_pairs_16bit(tcspmm_precision precision)
     tcspmm_csr A;
     sp24 s;
     CHECK_OK(csr_from_entries(1, 64, e, count, &A));
-    CHECK_OK(sp24_compress(&A, precision, 1, &s));
+    CHECK_OK(sp24_compress(&A, precision, 1, 0, &s));
     CHECK(s.rows_pad == SP24_ROW_TILE && s.cols_pad == 64 && s.elem_bytes == 2);
     for (int p = 0; p < 6; p++) CHECK(code_at(&s, 0, p) == pair_codes[p]);
     for (int i = 0; i < 4; i++) CHECK(code_at(&s, 0, 6 + i) == single_codes[i]);
@@ -133,7 +143,7 @@ static void test_compress_pairs_16bit(tcspmm_precision precision)
     tcspmm_csr_free(&A);
     sp24_free(&s);
     CHECK_OK(csr_from_entries(1, 4, blog, 2, &A));
-    CHECK_OK(sp24_compress(&A, precision, 1, &s));
+    CHECK_OK(sp24_compress(&A, precision, 1, 0, &s));
     CHECK(code_at(&s, 0, 0) == 0x9);
     tcspmm_csr_free(&A);
     sp24_free(&s);
@@ -145,7 +155,7 @@ static void test_compress_pairs_tf32(void)
     tcspmm_csr A;
     sp24 s;
     CHECK_OK(csr_from_entries(1, 32, e, 3, &A));
-    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_TF32, 1, &s));
+    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_TF32, 1, 0, &s));
     CHECK(s.cols_pad == 32 && s.elem_bytes == 4);
     CHECK(code_at(&s, 0, 0) == 0x4); /* first of the pair */
     CHECK(code_at(&s, 0, 1) == 0xE); /* second of the pair */
@@ -167,7 +177,7 @@ static void test_metadata_order(void)
     tcspmm_csr A;
     sp24 s;
     CHECK_OK(csr_from_entries(32, 128, e, 2, &A));
-    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 2, &s));
+    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 2, 0, &s));
     CHECK(s.meta[7] == 0x44844444u);
     /* row 19 (tile 1, g = 3, lower half), column 75 = group 18 (k-tile 1,
      * k-step 0, half 0, code 2), single at index 3 -> (0, 3) = 0xC:
@@ -184,7 +194,7 @@ static void test_metadata_order(void)
      * the second of its pair -> 0xE at bits 12..15 of lane 2*4 + 2 = 10. */
     entry t[1] = {{2, 23, 1.0f}};
     CHECK_OK(csr_from_entries(16, 64, t, 1, &A));
-    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_TF32, 2, &s));
+    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_TF32, 2, 0, &s));
     CHECK(s.meta[10] == 0x4444E444u);
     tcspmm_csr_free(&A);
     sp24_free(&s);
@@ -210,7 +220,7 @@ static void test_rounding(void)
 static void check_round_trip(const tcspmm_csr *A, tcspmm_precision precision)
 {
     sp24 s;
-    CHECK_OK(sp24_compress(A, precision, 0, &s));
+    CHECK_OK(sp24_compress(A, precision, 0, 0, &s));
     int64_t ld = A->cols + 3;
     float *dense = malloc((size_t)(A->rows * ld + 1) * sizeof(float));
     float *want = calloc((size_t)(A->rows * ld + 1), sizeof(float));
@@ -247,7 +257,7 @@ static void test_round_trips(void)
     sp24 s;
     float dense[3 * 10];
     CHECK_OK(csr_from_entries(3, 10, e, 3, &A));
-    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 1, &s));
+    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 1, 0, &s));
     CHECK_OK(sp24_decompress(&s, dense, 10));
     CHECK(dense[0] == 0.375f && dense[16] == -12.5f && dense[29] == 1024.0f && dense[1] == 0.0f);
     tcspmm_csr_free(&A);
@@ -259,19 +269,99 @@ static void test_compress_rejects(void)
     tcspmm_csr A;
     sp24 s;
     CHECK_OK(sp24_gen(40, 40, SP24_2TO4, 0.0, 7, &A));
-    CHECK(sp24_compress(&A, TCSPMM_PRECISION_TF32, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
+    CHECK(sp24_compress(&A, TCSPMM_PRECISION_TF32, 0, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
     CHECK(strstr(tcspmm_last_error(), "1:2") != NULL);
-    CHECK(sp24_compress(&A, TCSPMM_PRECISION_FP32, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
+    CHECK(sp24_compress(&A, TCSPMM_PRECISION_FP32, 0, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
     tcspmm_csr_free(&A);
     entry three[3] = {{0, 4, 1.f}, {0, 5, 2.f}, {0, 6, 3.f}};
     CHECK_OK(csr_from_entries(1, 8, three, 3, &A));
-    CHECK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
+    CHECK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 0, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
     CHECK(strstr(tcspmm_last_error(), "columns 4..7") != NULL);
     tcspmm_csr_free(&A);
     entry big[1] = {{0, 0, 1e6f}};
     CHECK_OK(csr_from_entries(1, 4, big, 1, &A));
-    CHECK(sp24_compress(&A, TCSPMM_PRECISION_FP16, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
-    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 0, &s));
+    CHECK(sp24_compress(&A, TCSPMM_PRECISION_FP16, 0, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
+    CHECK(strstr(tcspmm_last_error(), "overflows fp16") != NULL);
+    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 0, 0, &s));
+    sp24_free(&s);
+    A.values[0] = -FLT_MAX; /* rounds past the largest bf16 and tf32 */
+    CHECK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 0, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
+    CHECK(strstr(tcspmm_last_error(), "overflows bf16") != NULL);
+    CHECK(sp24_compress(&A, TCSPMM_PRECISION_TF32, 0, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
+    CHECK(strstr(tcspmm_last_error(), "overflows tf32") != NULL);
+    tcspmm_csr_free(&A);
+}
+
+/* sp24_overflow_limit is where each rounding starts to give infinity. */
+static void test_overflow_limits(void)
+{
+    const tcspmm_precision p[3] = {TCSPMM_PRECISION_BF16, TCSPMM_PRECISION_FP16,
+                                   TCSPMM_PRECISION_TF32};
+    for (int i = 0; i < 3; i++) {
+        float limit = sp24_overflow_limit(p[i]), below = nextafterf(limit, 0.0f);
+        CHECK(isinf(sp24_round(limit, p[i])) && isinf(sp24_round(-limit, p[i])));
+        CHECK(isfinite(sp24_round(below, p[i])) && isfinite(sp24_round(-below, p[i])));
+    }
+    CHECK(isinf(sp24_overflow_limit(TCSPMM_PRECISION_FP32)));
+}
+
+/* Counting every entry, an explicit zero keeps its slot: in a group holding
+ * (1: 0.0, 3: 5.0) the code is indices (1, 3), not (0, 3) as by value. */
+static void test_compress_every_entry_hand_made(void)
+{
+    entry e[2] = {{0, 1, 0.f}, {0, 3, 5.f}};
+    tcspmm_csr A;
+    CHECK_OK(csr_from_entries(1, 4, e, 2, &A));
+    for (int every = 0; every < 2; every++) {
+        sp24 s;
+        int64_t word;
+        int shift;
+        CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_FP16, 1, every, &s));
+        sp24_code_position(&s, 0, 0, &word, &shift);
+        uint32_t code = (s.meta[word] >> shift) & 0xFu;
+        CHECK(code == (every ? 0xDu : 0xCu));
+        CHECK(sp24_half_value(((uint16_t *)s.values)[1], TCSPMM_PRECISION_FP16) == 5.0f);
+        sp24_free(&s);
+    }
+    tcspmm_csr_free(&A);
+}
+
+/* Counting every entry, on generated matrices with explicit zeros: each
+ * entry's value lands in the slot src/kernels/sp24_values_gpu.cu puts new
+ * values in (16-bit: a group's entries in slots 0 and 1 in column order, a
+ * lone one in slot 0 only at index 0; tf32: its pair's slot), and the
+ * metadata does not depend on the values. Values are markers exact in the
+ * precision. */
+static void check_entry_slots(sp24_structure structure, tcspmm_precision p)
+{
+    tcspmm_csr A;
+    CHECK_OK(sp24_gen(70, 90, structure, 0.3, 31, &A));
+    for (int64_t k = 0; k < A.nnz; k += 4) A.values[k] = 0.0f;
+    sp24 by_zeros, s;
+    CHECK_OK(sp24_compress(&A, p, 1, 1, &by_zeros));
+    for (int64_t k = 0; k < A.nnz; k++) A.values[k] = (float)(k % 1000 + 1);
+    CHECK_OK(sp24_compress(&A, p, 1, 1, &s));
+    int64_t meta_words = s.rows_pad / 16 * (s.cols_pad / sp24_ktile_cols(p)) * SP24_META_WORDS;
+    CHECK(memcmp(by_zeros.meta, s.meta, (size_t)meta_words * 4) == 0);
+    int64_t misplaced = 0;
+    for (int64_t i = 0; i < A.rows; i++) {
+        const int64_t start = A.row_ptr[i], end = A.row_ptr[i + 1];
+        for (int64_t k = start; k < end; k++) {
+            const int32_t c = A.col_idx[k];
+            int64_t slot = c / 2;
+            if (p != TCSPMM_PRECISION_TF32) {
+                int second = k > start && A.col_idx[k - 1] / 4 == c / 4;
+                int first = k + 1 < end && A.col_idx[k + 1] / 4 == c / 4;
+                slot = 2 * (c / 4) + (second ? 1 : first ? 0 : c % 4 != 0);
+            }
+            const int64_t at = i * (s.cols_pad / 2) + slot;
+            float got = s.elem_bytes == 4 ? ((float *)s.values)[at]
+                                          : sp24_half_value(((uint16_t *)s.values)[at], p);
+            misplaced += got != A.values[k];
+        }
+    }
+    CHECK(misplaced == 0);
+    sp24_free(&by_zeros);
     sp24_free(&s);
     tcspmm_csr_free(&A);
 }
@@ -287,5 +377,9 @@ int main(void)
     test_rounding();
     test_round_trips();
     test_compress_rejects();
+    test_overflow_limits();
+    test_compress_every_entry_hand_made();
+    check_entry_slots(SP24_2TO4, TCSPMM_PRECISION_FP16);
+    check_entry_slots(SP24_1TO2, TCSPMM_PRECISION_TF32);
     return tests_finish();
 }

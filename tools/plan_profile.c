@@ -61,7 +61,7 @@ static tcspmm_status round_of(const tcspmm_csr *A, double *ms)
     ms[0] = now_ms() - t, t = now_ms();
     TCSPMM_TRY(csr_gpu_upload(A, &dA));
     ms[1] = now_ms() - t, t = now_ms();
-    TCSPMM_TRY(csr_gpu_check(&dA, &bad_row, &s));
+    TCSPMM_TRY(csr_gpu_check(&dA, 0, &bad_row, &s));
     ms[2] = now_ms() - t, t = now_ms();
     TCSPMM_TRY(hrpb_gpu_build(&dA, opt.panel_rows, &shape, &counts, &g));
     ms[3] = now_ms() - t, t = now_ms();

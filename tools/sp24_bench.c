@@ -309,7 +309,7 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
     tcspmm_csr A;
     sp24 s;
     TCSPMM_TRY(sp24_gen(m, m, tf32 ? SP24_1TO2 : SP24_2TO4, 0.0, 42 + (uint64_t)m, &A));
-    TCSPMM_TRY(sp24_compress(&A, prec, 0, &s));
+    TCSPMM_TRY(sp24_compress(&A, prec, 0, 0, &s));
     TCSPMM_TRY(sp24_gpu_upload(&s, &p.ours));
     /* the decompressed (rounded) matrix, dense, for cuBLAS and cuSPARSELt */
     size_t mk = (size_t)(m * m), es = tf32 ? 4 : 2;

@@ -3,7 +3,8 @@
  * exact CPU decompression. This header is the contract between the host
  * compressor (sparse24_compress.c) and the kernels (kernels/sp24_mma.cu).
  *
- * Structure (counted on entries whose value is not zero):
+ * Structure (counted on entries whose value is not zero, or, for a plan
+ * whose values change, on every entry of the pattern):
  *   2:4  every aligned group of 4 columns of every row holds at most 2 entries;
  *   1:2  every aligned pair of columns holds at most 1 (so it is also 2:4,
  *        and reports 1:2). A matrix with no entries reports 1:2.
@@ -19,7 +20,8 @@
  *           code: two ordered 2-bit indices, the lower in the lower bits
  *           ([0, 2.1, -8.9, 0] gives 0b1001). A 16-bit group with fewer than 2
  *           entries is filled with the lowest unused index and a zero value
- *           (no entry: 0b0100). TF32 uses the 16-bit halves' indices of its
+ *           (no entry: 0b0100); so a lone entry takes slot 0 only at index 0
+ *           of its group, else slot 1. TF32 uses the 16-bit halves' indices of its
  *           value: 0b0100 for the first column of the pair, 0b1110 for the
  *           second (an empty pair is 0b0100 with a zero value).
  *   meta    the codes, reordered offline into what each lane of a warp passes
@@ -57,8 +59,10 @@ typedef enum sp24_structure {
     SP24_1TO2 = 2
 } sp24_structure;
 
-/* Structure of a validated CSR (duplicates in a row are summed first). */
-sp24_structure sparse24_detect(const tcspmm_csr *A);
+/* Structure of a validated CSR (duplicates in a row are summed first),
+ * counting the entries whose value is not zero, or every entry (the
+ * pattern's structure, which no new values can break). */
+sp24_structure sparse24_detect(const tcspmm_csr *A, int every_entry);
 
 /* "2:4", "1:2" or "none". */
 const char *sparse24_structure_name(sp24_structure s);
@@ -76,11 +80,14 @@ typedef struct sp24 {
 int sp24_ktile_cols(tcspmm_precision precision);
 
 /* Compresses a validated CSR for a precision (TF32: the matrix must be 1:2;
- * BF16, FP16: 2:4). TCSPMM_ERROR_UNSUPPORTED, with the first offending row
- * and group in the message, when it is not, for FP32, or when a value
- * overflows fp16. OpenMP over 16-row tiles (threads: 0 = all). */
+ * BF16, FP16: 2:4), its structure counted as sparse24_detect counts it with
+ * every_entry (with every_entry, an entry whose value is zero keeps its
+ * slot, so new values of the same pattern go to the same places).
+ * TCSPMM_ERROR_UNSUPPORTED, with the first offending row and group in the
+ * message, when it is not, for FP32, or when a value overflows the
+ * precision. OpenMP over 16-row tiles (threads: 0 = all). */
 tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int threads,
-                            sp24 *out);
+                            int every_entry, sp24 *out);
 
 /* dense (rows x cols, row-major, leading dimension ld >= cols) = the matrix
  * the compressed form holds: the input with each value rounded to the
@@ -92,6 +99,10 @@ void sp24_free(sp24 *s);
 /* x rounded as the kernel of that precision sees it (bf16/fp16: nearest
  * even; tf32: nearest, ties away; fp32: unchanged). fp16 overflow gives inf. */
 float sp24_round(float x, tcspmm_precision precision);
+
+/* The smallest magnitude that sp24_round takes to infinity: finite values
+ * below it in magnitude fit the precision (FP32: infinity). */
+float sp24_overflow_limit(tcspmm_precision precision);
 
 /* The bf16 or fp16 bit pattern of x (nearest even), for callers that give
  * B in 16 bits (precision BF16 or FP16). */

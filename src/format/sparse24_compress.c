@@ -71,6 +71,17 @@ float sp24_round(float x, tcspmm_precision precision)
     return x;
 }
 
+float sp24_overflow_limit(tcspmm_precision precision)
+{
+    switch (precision) {
+    case TCSPMM_PRECISION_BF16: return bits_float(0x7F7F8000u); /* a tie, odd below: rounds up */
+    case TCSPMM_PRECISION_FP16: return 65520.0f;                 /* halfway past 65504 */
+    case TCSPMM_PRECISION_TF32: return bits_float(0x7F7FF000u); /* ties away: rounds up */
+    case TCSPMM_PRECISION_FP32: break;
+    }
+    return INFINITY;
+}
+
 uint16_t sp24_half_bits(float x, tcspmm_precision precision)
 {
     return precision == TCSPMM_PRECISION_BF16 ? float_to_bf16(x) : float_to_fp16(x);
@@ -112,21 +123,22 @@ static float load_value(const sp24 *s, int64_t index)
 }
 
 /* Compresses code unit c of dense row `row` (a group of 4 or a pair of 2
- * logical columns). Returns 0 when it holds too many entries. */
-static int compress_unit(sp24 *s, int64_t row, int64_t c, const float *dense)
+ * logical columns; taken[j]: column j holds an entry). Returns 0 when it
+ * holds too many entries. */
+static int compress_unit(sp24 *s, int64_t row, int64_t c, const float *dense,
+                         const uint8_t *taken)
 {
     int64_t vrow = row * (s->cols_pad / 2), word;
     int shift;
     uint32_t code;
     if (s->elem_bytes == 4) {
-        float a = dense[2 * c], b = dense[2 * c + 1];
-        if (a != 0.0f && b != 0.0f) return 0;
-        code = b != 0.0f ? SP24_CODE_TF32_HI : SP24_CODE_EMPTY;
-        store_value(s, vrow + c, b != 0.0f ? b : a);
+        if (taken[2 * c] && taken[2 * c + 1]) return 0;
+        code = taken[2 * c + 1] ? SP24_CODE_TF32_HI : SP24_CODE_EMPTY;
+        store_value(s, vrow + c, dense[2 * c + (taken[2 * c + 1] ? 1 : 0)]);
     } else {
         int idx[2] = {0, 0}, count = 0;
         for (int i = 0; i < 4; i++) {
-            if (dense[4 * c + i] == 0.0f) continue;
+            if (!taken[4 * c + i]) continue;
             if (count == 2) return 0;
             idx[count++] = i;
         }
@@ -144,20 +156,25 @@ static int compress_unit(sp24 *s, int64_t row, int64_t c, const float *dense)
     return 1;
 }
 
-/* Compresses the 16 rows of tile t; returns the first row holding too many
- * entries in a unit (its unit in *bad_unit), or -1. */
-static int64_t compress_tile(const tcspmm_csr *A, sp24 *s, int64_t t, float *dense,
-                             int64_t *bad_unit)
+/* Compresses the 16 rows of tile t (dense, taken: a row's scratch); returns
+ * the first row holding too many entries in a unit (its unit in
+ * *bad_unit), or -1. */
+static int64_t compress_tile(const tcspmm_csr *A, sp24 *s, int64_t t, int every_entry,
+                             float *dense, uint8_t *taken, int64_t *bad_unit)
 {
     int64_t units = s->cols_pad * s->elem_bytes / 8, k_tiles = s->cols_pad / sp24_ktile_cols(s->precision);
     memset(s->meta + t * k_tiles * SP24_META_WORDS, 0, (size_t)k_tiles * SP24_META_WORDS * 4);
     for (int64_t row = t * 16; row < t * 16 + 16; row++) {
         memset(dense, 0, (size_t)s->cols_pad * sizeof(float));
+        memset(taken, 0, (size_t)s->cols_pad);
         if (row < A->rows)
-            for (int64_t k = A->row_ptr[row]; k < A->row_ptr[row + 1]; k++)
+            for (int64_t k = A->row_ptr[row]; k < A->row_ptr[row + 1]; k++) {
                 dense[A->col_idx[k]] += A->values[k];
+                taken[A->col_idx[k]] = 1;
+            }
+        for (int64_t j = 0; !every_entry && j < s->cols_pad; j++) taken[j] = dense[j] != 0.0f;
         for (int64_t c = 0; c < units; c++) {
-            if (!compress_unit(s, row, c, dense)) {
+            if (!compress_unit(s, row, c, dense, taken)) {
                 *bad_unit = c;
                 return row;
             }
@@ -167,7 +184,7 @@ static int64_t compress_tile(const tcspmm_csr *A, sp24 *s, int64_t t, float *den
 }
 
 tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int threads,
-                            sp24 *out)
+                            int every_entry, sp24 *out)
 {
     memset(out, 0, sizeof *out);
     if (precision == TCSPMM_PRECISION_FP32)
@@ -193,19 +210,21 @@ tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int
 #pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
     {
         float *dense = malloc((size_t)out->cols_pad * sizeof(float));
-        if (!dense) {
+        uint8_t *taken = malloc((size_t)out->cols_pad);
+        if (!dense || !taken) {
 #pragma omp atomic write
             alloc_failed = 1;
         }
 #pragma omp for schedule(dynamic, 4)
         for (int64_t t = 0; t < tiles; t++) {
-            if (!dense) continue;
-            int64_t unit = -1, row = compress_tile(A, out, t, dense, &unit);
+            if (!dense || !taken) continue;
+            int64_t unit = -1, row = compress_tile(A, out, t, every_entry, dense, taken, &unit);
             if (row < 0) continue;
 #pragma omp critical(sp24_bad)
             if (bad_row < 0 || row < bad_row) bad_row = row, bad_unit = unit;
         }
         free(dense);
+        free(taken);
     }
     if (alloc_failed) {
         sp24_free(out);
@@ -221,12 +240,11 @@ tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int
                            (long long)(bad_unit * width + width - 1), width / 2,
                            width == 2 ? "1:2 (needed for tf32)" : "2:4");
     }
-    for (int64_t k = 0; precision == TCSPMM_PRECISION_FP16 && k < A->nnz; k++) {
+    for (int64_t k = 0; k < A->nnz; k++) {
         if (!isinf(sp24_round(A->values[k], precision))) continue;
         sp24_free(out);
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "sp24_compress: value %g (entry %lld) overflows fp16",
-                           (double)A->values[k], (long long)k);
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "sp24_compress: value %g (entry %lld) overflows %s",
+                           (double)A->values[k], (long long)k, tcspmm_precision_name(precision));
     }
     return TCSPMM_SUCCESS;
 }

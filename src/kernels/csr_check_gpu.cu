@@ -5,7 +5,8 @@
  *
  * csr_gpu_check: one warp per row; lane l checks entries start + l, +32, ...:
  * the column is in range and above its left neighbour's, the value finite;
- * and, for a non-zero value, how many non-zero entries before it in the row
+ * and, for a non-zero value (or any, counting every entry), how many such
+ * entries before it in the row
  * share its aligned group of 4 columns (they are among the 3 entries to its
  * left, columns being increasing) and its aligned pair (the entry to its
  * left): 2 in a group break 2:4, 1 in a pair breaks 1:2. The first bad row
@@ -13,8 +14,8 @@
  * atomicMin per warp (both 64-bit words, so one reduce_on_device serves
  * both checks).
  *
- * csr_gpu_first_nonfinite: the finiteness check alone, on new values for a
- * plan (tcspmm_plan_set_values), on the caller's stream. */
+ * csr_gpu_first_beyond: the finiteness check alone, with a bound, on new
+ * values for a plan (tcspmm_plan_set_values), on the caller's stream. */
 #include <cuda_runtime.h>
 #include <math.h>
 
@@ -27,7 +28,7 @@ enum { WARPS = 8 };
 
 __global__ static void check_rows(const int64_t *row_ptr, const int32_t *col_idx,
                                   const float *values, int64_t rows, int64_t cols,
-                                  unsigned long long *result)
+                                  int every_entry, unsigned long long *result)
 {
     const int64_t i = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
     if (i >= rows) return;
@@ -37,11 +38,12 @@ __global__ static void check_rows(const int64_t *row_ptr, const int32_t *col_idx
     for (int64_t k = start + threadIdx.x % 32; k < end; k += 32) {
         const int32_t c = col_idx[k];
         ok = ok && c >= 0 && c < cols && isfinite(values[k]) && (k == start || col_idx[k - 1] < c);
-        if (values[k] == 0.0f) continue;
+        if (values[k] == 0.0f && !every_entry) continue;
         int in_group = 0;
         for (int64_t j = k - 1; j >= start && j >= k - 3 && col_idx[j] / 4 == c / 4; j--) {
-            in_group += values[j] != 0.0f;
-            if (j == k - 1 && col_idx[j] / 2 == c / 2 && values[j] != 0.0f && structure > SP24_2TO4)
+            const int counts = every_entry || values[j] != 0.0f;
+            in_group += counts;
+            if (j == k - 1 && col_idx[j] / 2 == c / 2 && counts && structure > SP24_2TO4)
                 structure = SP24_2TO4;
         }
         if (in_group >= 2) structure = SP24_NONE;
@@ -54,13 +56,14 @@ __global__ static void check_rows(const int64_t *row_ptr, const int32_t *col_idx
     if (threadIdx.x % 32 == 0 && structure != SP24_1TO2) atomicMin(&result[1], structure);
 }
 
-/* The first non-finite of values[0..count), grid-stride. */
-__global__ static void first_nonfinite(const float *values, int64_t count,
-                                       unsigned long long *first)
+/* The first of values[0..count) not below limit in magnitude (NaN
+ * included), grid-stride. */
+__global__ static void first_beyond(const float *values, int64_t count, float limit,
+                                    unsigned long long *first)
 {
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < count;
          k += (int64_t)gridDim.x * blockDim.x)
-        if (!isfinite(values[k])) atomicMin(first, (unsigned long long)k);
+        if (!(fabsf(values[k]) < limit)) atomicMin(first, (unsigned long long)k);
 }
 
 /* Rows whose offsets are out of order or out of [0, nnz]. */
@@ -106,7 +109,7 @@ extern "C" tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A)
     return bad == NO_ROW ? TCSPMM_SUCCESS : csr_fail_bad_row((int64_t)bad);
 }
 
-extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row,
+extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry, int64_t *bad_row,
                                        sp24_structure *structure)
 {
     *bad_row = -1;
@@ -115,16 +118,16 @@ extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int64_t *bad_row,
     unsigned long long result[2] = {NO_ROW, SP24_1TO2}; /* first bad row, weakest structure */
     TCSPMM_TRY(reduce_on_device(result, 2, [&](unsigned long long *d) {
         check_rows<<<(unsigned)((A->rows + WARPS - 1) / WARPS), 32 * WARPS>>>(
-            A->row_ptr, A->col_idx, A->values, A->rows, A->cols, d);
+            A->row_ptr, A->col_idx, A->values, A->rows, A->cols, every_entry, d);
     }));
     *bad_row = result[0] == NO_ROW ? -1 : (int64_t)result[0];
     *structure = (sp24_structure)result[1];
     return TCSPMM_SUCCESS;
 }
 
-extern "C" tcspmm_status csr_gpu_first_nonfinite(const float *values, int64_t count,
-                                                 unsigned long long *scratch, void *stream,
-                                                 int64_t *first)
+extern "C" tcspmm_status csr_gpu_first_beyond(const float *values, int64_t count, float limit,
+                                             unsigned long long *scratch, void *stream,
+                                             int64_t *first)
 {
     *first = -1;
     if (count == 0) return TCSPMM_SUCCESS;
@@ -132,8 +135,8 @@ extern "C" tcspmm_status csr_gpu_first_nonfinite(const float *values, int64_t co
     unsigned long long found = NO_ROW;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemsetAsync(scratch, 0xff, sizeof found, st))); /* NO_ROW */
     const int64_t blocks = (count + 255) / 256;
-    first_nonfinite<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, st>>>(values, count,
-                                                                               scratch);
+    first_beyond<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, st>>>(values, count, limit,
+                                                                            scratch);
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(&found, scratch, sizeof found, cudaMemcpyDeviceToHost, st)));
     TCSPMM_TRY(TCSPMM_CUDA(cudaStreamSynchronize(st)));

@@ -139,7 +139,7 @@ extern "C" tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm
     TCSPMM_TRY(csr_gpu_check_row_ptr(&view));
     int64_t bad_row;
     sp24_structure structure;
-    TCSPMM_TRY(csr_gpu_check(&view, &bad_row, &structure));
+    TCSPMM_TRY(csr_gpu_check(&view, 0, &bad_row, &structure));
     if (bad_row >= 0) return csr_fail_bad_row(bad_row);
     out->rows = A->cols;
     out->cols = A->rows;

@@ -48,9 +48,13 @@ tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, const void *dB,
                             int64_t ldb, float beta, void *dC, int c_type, int64_t ldc,
                             tcspmm_layout layout, void *stream);
 
-/* Copies s (the same matrix shape and precision, with new values) over g's
- * arrays, in place, on stream; returns once done. */
-tcspmm_status sp24_gpu_set_values(sp24_gpu *g, const sp24 *s, void *stream);
+/* New values for g's matrix, which sp24_compress compressed with
+ * every_entry from the pattern row_ptr, col_idx (device arrays, the rows of
+ * g): values (device, one float per entry, finite and below
+ * sp24_overflow_limit in magnitude) are rounded into their places, in
+ * place, on stream (src/kernels/sp24_values_gpu.cu). */
+tcspmm_status sp24_gpu_set_values(sp24_gpu *g, const int64_t *row_ptr, const int32_t *col_idx,
+                                  const float *values, void *stream);
 
 /* The kernel g runs: SP24_KERNEL_WGMMA where usable (chosen at upload). */
 sp24_kernel sp24_gpu_kernel(const sp24_gpu *g);

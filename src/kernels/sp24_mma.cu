@@ -2,8 +2,7 @@
  * packing of B into the kernel's precision and the mma.sp kernel, with its
  * upload and launch, and the choice between it and the Hopper kernel
  * (sp24_wgmma.cu). The compressed layout it reads is format/sparse24.h's. */
-#include "sp24_gpu.h"
-#include "sp24_wgmma.h"
+#include "sp24_gpu_internal.h"
 
 #include "../device_copy.h"
 #include "../error.h"
@@ -26,30 +25,13 @@ enum { ELEM_TF32 = 0, ELEM_BF16 = 1, ELEM_FP16 = 2 };
 #define STAGES 4       /* cp.async pipeline depth */
 #define B_TILE_BYTES 128 /* packed B bytes of one column n per k-tile */
 
-struct sp24_gpu {
-    tcspmm_precision precision;
-    int64_t rows, cols, rows_pad, cols_pad;
-    int elem_bytes, num_sms;
-    sp24_kernel kernel;
-    void *values;
-    uint32_t *meta;
-    void *b_packed;
-    size_t b_packed_bytes;
-    sp24_wgmma_maps *maps; /* the wgmma.sp kernel's tensor maps (where it is usable) */
-};
-
 /* ------------------------------------------------------------------ */
 /* The kernel's element types, and tf32's rounding (to nearest, ties away). */
 
 template <int ELEM> struct elem_traits;
 template <> struct elem_traits<ELEM_TF32> {
     typedef float type;
-    static __device__ type from_float(float x)
-    {
-        uint32_t u;
-        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(x));
-        return __uint_as_float(u);
-    }
+    static __device__ type from_float(float x) { return sp24_tf32_rna(x); }
 };
 template <> struct elem_traits<ELEM_BF16> {
     typedef __nv_bfloat16 type;
@@ -438,19 +420,6 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     }
     *out = g;
     return TCSPMM_SUCCESS;
-}
-
-extern "C" tcspmm_status sp24_gpu_set_values(sp24_gpu *g, const sp24 *s, void *stream)
-{
-    if (s->precision != g->precision || s->rows_pad != g->rows_pad || s->cols_pad != g->cols_pad)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "sp24_gpu_set_values: not the shape and precision of the handle");
-    size_t vbytes, ebytes;
-    compressed_bytes(s, &vbytes, &ebytes);
-    cudaStream_t st = (cudaStream_t)stream;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(g->values, s->values, vbytes, cudaMemcpyHostToDevice, st)));
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(g->meta, s->meta, ebytes, cudaMemcpyHostToDevice, st)));
-    return TCSPMM_CUDA(cudaStreamSynchronize(st));
 }
 
 extern "C" sp24_kernel sp24_gpu_kernel(const sp24_gpu *g) { return g->kernel; }
