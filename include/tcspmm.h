@@ -226,8 +226,10 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
                              void *stream);
 
 /* The same product on host arrays, with OpenMP, accumulating in float64.
- * A plan on the HRPB or cuSPARSE path keeps A on the device only, so there
- * each call first copies the matrix back: a check, not a fast path. */
+ * A plan on the HRPB or cuSPARSE path, or on the sparse24 path with
+ * updatable values, keeps A on the device only, so there each call first
+ * copies the matrix back: a check, not a fast path (the sparse24 path's
+ * values come back rounded to its precision, as its kernels use them). */
 tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha,
                                const float *B, int64_t ldb, float beta, float *C,
                                int64_t ldc, tcspmm_layout layout);

@@ -126,7 +126,7 @@ tcspmm_status csr_gpu_download(const csr_gpu *A, tcspmm_csr *out)
     if (!st && A->nnz)
         st = TCSPMM_CUDA(cudaMemcpy(out->col_idx, A->col_idx, (size_t)A->nnz * sizeof(int32_t),
                                     cudaMemcpyDeviceToHost));
-    if (!st && A->nnz)
+    if (!st && A->nnz && A->values) /* a pattern has none: out's are left to fill */
         st = TCSPMM_CUDA(cudaMemcpy(out->values, A->values, (size_t)A->nnz * sizeof(float),
                                     cudaMemcpyDeviceToHost));
     if (st) tcspmm_csr_free(out);

@@ -38,7 +38,8 @@ tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out);
 /* Copies a CSR whose arrays are in device memory (a caller's) into *out. */
 tcspmm_status csr_gpu_copy(const tcspmm_csr *dA, csr_gpu *out);
 
-/* A host copy of A. */
+/* A host copy of A (of its pattern only, values left unset, where A has no
+ * values). */
 tcspmm_status csr_gpu_download(const csr_gpu *A, tcspmm_csr *out);
 
 /* The row_ptr checks of csr_validate_row_ptr on the device, with its errors

@@ -289,9 +289,13 @@ static tcspmm_status map_values_on_host(tcspmm_plan *plan, const csr_gpu *dA)
 /* For a sparse24 plan whose values change: A's pattern on the device, where
  * sp24_gpu_set_values finds each entry's place; taken from dA where the
  * plan checked A on the device, else uploaded. */
-static tcspmm_status keep_pattern(tcspmm_plan *plan, csr_gpu *dA, const tcspmm_csr *A)
+static tcspmm_status keep_pattern(tcspmm_plan *plan, csr_gpu *dA)
 {
-    if (!dA->row_ptr) TCSPMM_TRY(csr_gpu_upload(A, dA));
+    const tcspmm_csr *A;
+    if (!dA->row_ptr) {
+        TCSPMM_TRY(host_input(plan, dA, &A));
+        TCSPMM_TRY(csr_gpu_upload(A, dA));
+    }
     plan->sp24_pattern = *dA;
     plan->sp24_pattern.values = NULL;
     cudaFree(dA->values);
@@ -362,9 +366,10 @@ static tcspmm_status check_entries(tcspmm_plan *plan, const tcspmm_csr *A, csr_g
 }
 
 /* What follows the checks, for both kinds of input: the path, the upload,
- * and the host copy of A where the path keeps one (the HRPB and cuSPARSE
- * paths keep A on the device only, and spmm_host copies it back; the
- * sparse24 path rounds it there). */
+ * and the host copy of A where the path keeps one: the cpu path, and the
+ * sparse24 path unless its values change (it keeps only A's rounded values
+ * on the device). The others keep A on the device only, and spmm_host
+ * copies it back. */
 static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu *dA)
 {
     tcspmm_info *info = &plan->info;
@@ -374,10 +379,10 @@ static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu 
     if (plan->opt.updatable_values && runs_hrpb && plan->hrpb_dev) /* built on the device */
         TCSPMM_TRY(hrpb_gpu_map_values(plan->hrpb_dev, plan->hrpb.block_ptr, dA));
     const tcspmm_csr *A = NULL;
-    const int keeps_host = info->path == TCSPMM_PATH_CPU || info->path == TCSPMM_PATH_SPARSE24;
+    const int sparse24 = info->path == TCSPMM_PATH_SPARSE24;
+    const int keeps_host = info->path == TCSPMM_PATH_CPU || (sparse24 && !plan->opt.updatable_values);
     if (keeps_host) TCSPMM_TRY(host_input(plan, dA, &A)); /* before dA goes */
-    if (info->path == TCSPMM_PATH_SPARSE24 && plan->opt.updatable_values)
-        TCSPMM_TRY(keep_pattern(plan, dA, A));
+    if (sparse24 && plan->opt.updatable_values) TCSPMM_TRY(keep_pattern(plan, dA));
     if (info->path != TCSPMM_PATH_CUSPARSE && info->path != TCSPMM_PATH_AUTO)
         csr_gpu_free(dA); /* room for the upload */
     TCSPMM_TRY(upload(plan, dA));

@@ -15,7 +15,8 @@
 #include "kernels/sp24_gpu.h"
 
 struct tcspmm_plan {
-    tcspmm_csr A;            /* host copy for the CPU and sparse24 paths, else empty */
+    tcspmm_csr A;            /* host copy for the CPU path and sparse24 plans whose values
+                                do not change, else empty */
     const tcspmm_csr *input; /* the caller's A, during tcspmm_plan_create only */
     tcspmm_options opt;
     tcspmm_info info;

@@ -144,7 +144,9 @@ tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, 
         hrpb_free(&h);
     } else {
         tcspmm_csr A;
-        TCSPMM_TRY(cusparse_path_download(plan->cusparse, &A));
+        if (plan->info.path == TCSPMM_PATH_SPARSE24) /* values as held: rounded */
+            TCSPMM_TRY(sp24_gpu_download_entries(plan->sp24_dev, &plan->sp24_pattern, &A));
+        else TCSPMM_TRY(cusparse_path_download(plan->cusparse, &A));
         st = csr_spmm_f64(&A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
         tcspmm_csr_free(&A);
     }

@@ -111,6 +111,33 @@ uint16_t sp24_half_bits(float x, tcspmm_precision precision);
 /* The value of a bf16 or fp16 bit pattern (precision BF16 or FP16). */
 float sp24_half_value(uint16_t bits, tcspmm_precision precision);
 
+#ifdef __CUDACC__
+#define SP24_HOST_DEVICE __host__ __device__
+#else
+#define SP24_HOST_DEVICE
+#endif
+
+/* The slot, in its compressed row, of the entry at column col of a row
+ * compressed counting every entry (sp24_compress with every_entry);
+ * prev_col and next_col are the columns of the row's entries left and
+ * right of it (-1: none). 16-bit types: a group's entries take slots 0 and
+ * 1 in column order, and a lone one slot 0 only at index 0 of its group;
+ * tf32 (elem_bytes 4): its pair's one slot. */
+SP24_HOST_DEVICE static inline int64_t sp24_entry_slot(int32_t col, int32_t prev_col,
+                                                       int32_t next_col, int elem_bytes)
+{
+    if (elem_bytes == 4) return col / 2;
+    const int32_t group = col / 4;
+    const int second = prev_col >= 0 && prev_col / 4 == group;
+    const int first = next_col >= 0 && next_col / 4 == group;
+    return 2 * (int64_t)group + (second ? 1 : first ? 0 : col % 4 != 0);
+}
+
+/* values[k] = entry k of A as s holds it (rounded to s's precision), for s
+ * compressed from A's pattern counting every entry; s's meta is not read.
+ * OpenMP over rows. */
+void sp24_entry_values(const sp24 *s, const tcspmm_csr *A, float *values);
+
 /* Where the code of (row, code index c) lives: c counts the 4-byte units of
  * the compressed row (c = compressed column for TF32, c / 2 of it for 16-bit
  * types). Gives the word index into meta and the bit shift of the code. */

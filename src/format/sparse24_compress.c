@@ -1,6 +1,7 @@
 /* sparse24_compress.c: the compressed 2:4 / 1:2 form of a CSR matrix (values,
  * ordered metadata reordered for the warps, sparse24.h), its exact
- * decompression, and the roundings to bf16, fp16 and tf32. */
+ * decompression (dense, or entry by entry for a compressed pattern), and
+ * the roundings to bf16, fp16 and tf32. */
 #include "sparse24.h"
 
 #include "../error.h"
@@ -247,6 +248,20 @@ tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int
                            (double)A->values[k], (long long)k, tcspmm_precision_name(precision));
     }
     return TCSPMM_SUCCESS;
+}
+
+void sp24_entry_values(const sp24 *s, const tcspmm_csr *A, float *values)
+{
+    const int64_t row_slots = s->cols_pad / 2;
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int64_t i = 0; i < A->rows; i++) {
+        const int64_t start = A->row_ptr[i], end = A->row_ptr[i + 1];
+        for (int64_t k = start; k < end; k++) {
+            int64_t slot = sp24_entry_slot(A->col_idx[k], k > start ? A->col_idx[k - 1] : -1,
+                                           k + 1 < end ? A->col_idx[k + 1] : -1, s->elem_bytes);
+            values[k] = load_value(s, i * row_slots + slot);
+        }
+    }
 }
 
 /* Decompresses row `row` into d; 0 on a corrupt code. */

@@ -18,6 +18,7 @@
 #ifndef TCSPMM_SP24_GPU_H
 #define TCSPMM_SP24_GPU_H
 
+#include "../csr_gpu.h"
 #include "../format/sparse24.h"
 
 #ifdef __cplusplus
@@ -55,6 +56,13 @@ tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, const void *dB,
  * place, on stream (src/kernels/sp24_values_gpu.cu). */
 tcspmm_status sp24_gpu_set_values(sp24_gpu *g, const int64_t *row_ptr, const int32_t *col_idx,
                                   const float *values, void *stream);
+
+/* *out = a host CSR of g's matrix: the pattern (device row_ptr and col_idx,
+ * values not read) with each entry's value as g holds it, rounded to its
+ * precision, for g made as for sp24_gpu_set_values. Synchronous, on the
+ * legacy stream. */
+tcspmm_status sp24_gpu_download_entries(const sp24_gpu *g, const csr_gpu *pattern,
+                                        tcspmm_csr *out);
 
 /* The kernel g runs: SP24_KERNEL_WGMMA where usable (chosen at upload). */
 sp24_kernel sp24_gpu_kernel(const sp24_gpu *g);

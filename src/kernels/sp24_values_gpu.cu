@@ -1,22 +1,23 @@
-/* sp24_values_gpu.cu: new values for a compressed 2:4 / 1:2 matrix on the
- * device (sp24_gpu_set_values), for plans whose matrix changes its values
- * but not its pattern. Such a matrix was compressed counting every entry
- * (sp24_compress with every_entry), so each entry has a slot of its own,
- * which follows from its column and its neighbours' (sparse24.h): for 16-bit
- * types the entries of a group of 4 take slots 0 and 1 in column order, and
- * a lone one takes slot 0 only at index 0 of its group; for tf32 an entry
- * takes its pair's one slot. The metadata and the zero fill slots stay.
+/* sp24_values_gpu.cu: the values of a compressed 2:4 / 1:2 matrix on the
+ * device entry by entry, for plans whose matrix changes its values but not
+ * its pattern: new values (sp24_gpu_set_values) and the values it holds
+ * (sp24_gpu_download_entries). Such a matrix was compressed counting every
+ * entry (sp24_compress with every_entry), so each entry has a slot of its
+ * own, which follows from its column and its neighbours' (sp24_entry_slot).
+ * The metadata and the zero fill slots never change.
  *
  * scatter_values: warp w owns row w of A; its lanes take the row's entries
  *   32 apart, round each new value to the element type and store it in its
  *   slot of the compressed row. */
 #include "sp24_gpu_internal.h"
 
+
 #include "../error.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <stdlib.h>
 
 enum { THREADS = 256, WARPS = THREADS / 32 };
 
@@ -35,14 +36,8 @@ __global__ static void scatter_values(const int64_t *__restrict__ row_ptr,
     const int64_t start = row_ptr[i], end = row_ptr[i + 1];
     T *row = out + i * row_slots;
     for (int64_t k = start + threadIdx.x % 32; k < end; k += 32) {
-        const int32_t c = col_idx[k];
-        int64_t slot = c / 2; /* tf32 */
-        if (sizeof(T) == 2) {
-            const int32_t group = c / 4;
-            const bool second = k > start && col_idx[k - 1] / 4 == group;
-            const bool first = k + 1 < end && col_idx[k + 1] / 4 == group;
-            slot = 2 * (int64_t)group + (second ? 1 : first ? 0 : c % 4 != 0);
-        }
+        const int64_t slot = sp24_entry_slot(col_idx[k], k > start ? col_idx[k - 1] : -1,
+                                             k + 1 < end ? col_idx[k + 1] : -1, (int)sizeof(T));
         store_rounded(row + slot, values[k]);
     }
 }
@@ -67,4 +62,21 @@ extern "C" tcspmm_status sp24_gpu_set_values(sp24_gpu *g, const int64_t *row_ptr
         launch_scatter<__nv_bfloat16>(g, row_ptr, col_idx, values, st);
     else launch_scatter<__half>(g, row_ptr, col_idx, values, st);
     return TCSPMM_CUDA(cudaGetLastError());
+}
+
+extern "C" tcspmm_status sp24_gpu_download_entries(const sp24_gpu *g, const csr_gpu *pattern,
+                                                   tcspmm_csr *out)
+{
+    TCSPMM_TRY(csr_gpu_download(pattern, out));
+    sp24 held = {g->precision, g->rows, g->cols, g->rows_pad, g->cols_pad, g->elem_bytes, NULL, NULL};
+    const size_t bytes = (size_t)(g->rows_pad * (g->cols_pad / 2) * g->elem_bytes);
+    held.values = malloc(bytes);
+    tcspmm_status st = held.values ? TCSPMM_SUCCESS
+                                   : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                                                 "sp24_gpu_download_entries: %zu bytes", bytes);
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(held.values, g->values, bytes, cudaMemcpyDeviceToHost));
+    if (!st) sp24_entry_values(&held, out, out->values);
+    free(held.values);
+    if (st) tcspmm_csr_free(out);
+    return st;
 }
