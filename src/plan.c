@@ -288,14 +288,10 @@ static tcspmm_status map_values_on_host(tcspmm_plan *plan, const csr_gpu *dA)
 
 /* For a sparse24 plan whose values change: A's pattern on the device, where
  * sp24_gpu_set_values finds each entry's place; taken from dA where the
- * plan checked A on the device, else uploaded. */
+ * plan checked A on the device, else uploaded from plan->input. */
 static tcspmm_status keep_pattern(tcspmm_plan *plan, csr_gpu *dA)
 {
-    const tcspmm_csr *A;
-    if (!dA->row_ptr) {
-        TCSPMM_TRY(host_input(plan, dA, &A));
-        TCSPMM_TRY(csr_gpu_upload(A, dA));
-    }
+    if (!dA->row_ptr) TCSPMM_TRY(csr_gpu_upload(plan->input, dA));
     plan->sp24_pattern = *dA;
     plan->sp24_pattern.values = NULL;
     cudaFree(dA->values);
@@ -381,7 +377,7 @@ static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu 
     const tcspmm_csr *A = NULL;
     const int sparse24 = info->path == TCSPMM_PATH_SPARSE24;
     const int keeps_host = info->path == TCSPMM_PATH_CPU || (sparse24 && !plan->opt.updatable_values);
-    if (keeps_host) TCSPMM_TRY(host_input(plan, dA, &A)); /* before dA goes */
+    if (keeps_host || sparse24) TCSPMM_TRY(host_input(plan, dA, &A)); /* before dA goes */
     if (sparse24 && plan->opt.updatable_values) TCSPMM_TRY(keep_pattern(plan, dA));
     if (info->path != TCSPMM_PATH_CUSPARSE && info->path != TCSPMM_PATH_AUTO)
         csr_gpu_free(dA); /* room for the upload */

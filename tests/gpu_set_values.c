@@ -478,10 +478,10 @@ static void CUDART_CB hold_stream(void *arg)
 
 /* An update from host memory waits for its own stream, not for another
  * stream's work (the first such update allocates the plan's buffer; the
- * second is checked). A control first: a copy and a synchronization of the
- * test's stream must not wait for the held one either; where they do (as
- * under compute-sanitizer, which serializes the streams) the check cannot
- * tell and is skipped, saying so. */
+ * second is checked). A control first: a product on the test's stream and
+ * its synchronization must not wait for the held stream either; where they
+ * do (compute-sanitizer serializes kernels) the check cannot tell and is
+ * skipped, saying so. */
 static void check_no_device_wait(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision p)
 {
     tcspmm_plan *plan = updatable_plan(A, path, p);
@@ -490,11 +490,17 @@ static void check_no_device_wait(const tcspmm_csr *A, tcspmm_path path, tcspmm_p
     CHECK_OK(csr_copy(A, &now));
     rng_fill(now.values, (size_t)now.nnz, seed++);
     CHECK_OK(tcspmm_plan_set_values(plan, now.values, stream));
+    test_operands t;
+    test_operands_make(&t, A, 8, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, seed++);
+    float *dB = on_device(t.B, (int64_t)t.bsize), *dC = on_device(t.C0, (int64_t)t.csize);
+    CHECK_OK(tcspmm_spmm(plan, 8, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                         stream)); /* its first call may set up scratch */
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
     cudaStream_t other;
     CHECK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking) == cudaSuccess);
     atomic_store(&released, 0);
     CHECK(cudaLaunchHostFunc(other, hold_stream, NULL) == cudaSuccess);
-    float *d = on_device(now.values, now.nnz);
+    CHECK_OK(tcspmm_spmm(plan, 8, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, stream));
     CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
     if (cudaStreamQuery(other) == cudaErrorNotReady) {
         rng_fill(now.values, (size_t)now.nnz, seed++);
@@ -511,7 +517,9 @@ static void check_no_device_wait(const tcspmm_csr *A, tcspmm_path path, tcspmm_p
     atomic_store(&released, 1);
     CHECK(cudaStreamSynchronize(other) == cudaSuccess);
     cudaStreamDestroy(other);
-    cudaFree(d);
+    cudaFree(dB);
+    cudaFree(dC);
+    test_operands_free(&t);
     check_product(plan, &now, "after an update beside a held stream");
     tcspmm_csr_free(&now);
     tcspmm_plan_destroy(plan);
