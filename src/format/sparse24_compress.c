@@ -241,13 +241,16 @@ tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int
                            (long long)(bad_unit * width + width - 1), width / 2,
                            width == 2 ? "1:2 (needed for tf32)" : "2:4");
     }
-    for (int64_t k = 0; k < A->nnz; k++) {
-        if (!isinf(sp24_round(A->values[k], precision))) continue;
-        sp24_free(out);
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "sp24_compress: value %g (entry %lld) overflows %s",
-                           (double)A->values[k], (long long)k, tcspmm_precision_name(precision));
-    }
-    return TCSPMM_SUCCESS;
+    const float limit = sp24_overflow_limit(precision);
+    int64_t first = INT64_MAX;
+#pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) \
+    schedule(static) reduction(min : first)
+    for (int64_t k = 0; k < A->nnz; k++)
+        if (!(fabsf(A->values[k]) < limit) && k < first) first = k;
+    if (first == INT64_MAX) return TCSPMM_SUCCESS;
+    sp24_free(out);
+    return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "sp24_compress: value %g (entry %lld) overflows %s",
+                       (double)A->values[first], (long long)first, tcspmm_precision_name(precision));
 }
 
 void sp24_entry_values(const sp24 *s, const tcspmm_csr *A, float *values)
