@@ -88,23 +88,6 @@ static void check_product_n(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, i
     test_operands_free(&t);
 }
 
-/* tcspmm_spmm_host (which copies A back from the device where the plan
- * keeps it there only) against the float64 reference of A. */
-static void check_host_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
-{
-    const int64_t n = 5;
-    test_operands t;
-    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.25f, seed++);
-    CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, 0.25f, t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR));
-    CHECK_OK(reference_spmm(A, n, 1.5f, t.B, t.ldb, 0.25f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
-                            t.ref));
-    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
-                                            tolerance(plan));
-    if (!r.pass) printf("%s: rel_err %.2e FAIL\n", what, r.rel_err);
-    CHECK(r.pass);
-    test_operands_free(&t);
-}
-
 /* n = 19 with padded leading dimensions (21). */
 static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
 {
@@ -145,7 +128,7 @@ static void check_updates(tcspmm_plan *plan, tcspmm_csr *now, const char *what)
     snprintf(label, sizeof label, "%s, values from the device, n = 32 (CSR_ALG3 may run)", what);
     check_product_n(plan, now, 32, 0, label);
     snprintf(label, sizeof label, "%s, values from the device, on the host", what);
-    check_host_product(plan, now, label);
+    tests_check_spmm_host(plan, now, 5, 0, tolerance(plan), seed++, label); /* A copied back */
 }
 
 typedef struct plan_kind {
@@ -205,15 +188,21 @@ static void check_matrix(const tcspmm_csr *A, const char *what)
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) check_kind(A, kinds[i], what);
 }
 
-/* A plan on path in precision whose values may change; NULL, with a failed
- * check, if it cannot be made. */
-static tcspmm_plan *updatable_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision)
+static tcspmm_options updatable_options(tcspmm_path path, tcspmm_precision precision)
 {
     tcspmm_options opt;
     tcspmm_options_init(&opt);
     opt.path = path;
     opt.precision = precision;
     opt.updatable_values = 1;
+    return opt;
+}
+
+/* A plan on path in precision whose values may change; NULL, with a failed
+ * check, if it cannot be made. */
+static tcspmm_plan *updatable_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision)
+{
+    tcspmm_options opt = updatable_options(path, precision);
     tcspmm_plan *plan = NULL;
     CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
     return plan;
@@ -370,11 +359,7 @@ static void test_structure_refusals(void)
     add_explicit_zero(&S, &Z);
 
     /* Z's pattern is not 2:4: no updatable sparse24 plan, and auto says so */
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.path = TCSPMM_PATH_SPARSE24;
-    opt.precision = TCSPMM_PRECISION_BF16;
-    opt.updatable_values = 1;
+    tcspmm_options opt = updatable_options(TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16);
     tcspmm_plan *plan = NULL;
     tcspmm_status st = tcspmm_plan_create(&Z, &opt, &plan);
     CHECK(st == TCSPMM_ERROR_UNSUPPORTED && strstr(tcspmm_last_error(), "every entry") != NULL);

@@ -2,6 +2,7 @@
  * helpers of harness.h. */
 #include "harness.h"
 
+#include "reference.h"
 #include "rng.h"
 
 #include <cuda_runtime.h>
@@ -82,4 +83,19 @@ int tests_csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
     return memcmp(a->row_ptr, b->row_ptr, (size_t)(a->rows + 1) * sizeof(int64_t)) == 0 &&
            memcmp(a->col_idx, b->col_idx, (size_t)a->nnz * sizeof(int32_t)) == 0 &&
            memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float)) == 0;
+}
+
+void tests_check_spmm_host(const tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad,
+                           double tol, uint64_t seed, const char *what)
+{
+    test_operands t;
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, pad, 0.5f, seed);
+    CHECK_OK(tcspmm_spmm_host(plan, n, 1.25f, t.B, t.ldb, 0.5f, t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR));
+    CHECK_OK(reference_spmm(A, n, 1.25f, t.B, t.ldb, 0.5f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                            t.ref));
+    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
+                                            tol);
+    if (!r.pass) printf("%s: rel_err %.2e FAIL\n", what, r.rel_err);
+    CHECK(r.pass);
+    test_operands_free(&t);
 }

@@ -32,6 +32,12 @@ void test_operands_make(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm
                         int pad, float beta, uint64_t seed);
 void test_operands_free(test_operands *t);
 
+/* tcspmm_spmm_host of plan with n columns (alpha 1.25, beta 0.5, row-major,
+ * leading dimensions padded by pad, operands from seed) against the float64
+ * reference of A, within relative error tol; what names a failure. */
+void tests_check_spmm_host(const tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad,
+                           double tol, uint64_t seed, const char *what);
+
 #define CHECK(cond) tests_check((cond) ? 1 : 0, #cond, __FILE__, __LINE__)
 #define CHECK_OK(call)                                                               \
     do {                                                                             \

@@ -19,7 +19,6 @@
 #include "format/row_order.h"
 #include "harness.h"
 #include "matgen.h"
-#include "reference.h"
 #include "rng.h"
 
 static uint64_t next_seed = 3000;
@@ -69,17 +68,7 @@ static void check_sources(const tcspmm_csr *A, int tm, int clustered, const char
 /* spmm_host of plan against the float64 reference of A. */
 static void check_product(const tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
 {
-    const int64_t n = 7;
-    test_operands t;
-    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 1, 0.5f, next_seed++);
-    CHECK_OK(tcspmm_spmm_host(plan, n, 1.25f, t.B, t.ldb, 0.5f, t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR));
-    CHECK_OK(reference_spmm(A, n, 1.25f, t.B, t.ldb, 0.5f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
-                            t.ref));
-    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
-                                            1e-6);
-    if (!r.pass) printf("%s: rel_err %.2e FAIL\n", what, r.rel_err);
-    CHECK(r.pass);
-    test_operands_free(&t);
+    tests_check_spmm_host(plan, A, 7, 1, 1e-6, next_seed++, what);
 }
 
 static tcspmm_plan *cpu_plan(const tcspmm_csr *A, int updatable)
