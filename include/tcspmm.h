@@ -172,8 +172,8 @@ tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
  * col_idx and values are device pointers (sizes as in a host CSR). A is
  * copied on the device, validated and built into HRPB there; the caller may
  * free it afterwards. Needs a GPU (TCSPMM_ERROR_NO_DEVICE otherwise) and
- * rows and nnz below 2^31 - 1. Paths that keep a host copy (cpu, sparse24)
- * and clustered rows download A once; the cuSPARSE path keeps the device
+ * rows and nnz below 2^31 - 1. The cpu and sparse24 paths (which compresses
+ * on the host) and clustered rows download A once; the cuSPARSE path keeps the device
  * copy and downloads only row_ptr. */
 tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_options *opt,
                                         tcspmm_plan **plan);
@@ -228,8 +228,10 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
 /* The same product on host arrays, with OpenMP, accumulating in float64.
  * A plan on the HRPB or cuSPARSE path, or on the sparse24 path with
  * updatable values, keeps A on the device only, so there each call first
- * copies the matrix back: a check, not a fast path (the sparse24 path's
- * values come back rounded to its precision, as its kernels use them). */
+ * copies the matrix back: a check, not a fast path. On the sparse24 path
+ * an updatable plan's values come back rounded to its precision, as its
+ * kernels use them; other sparse24 plans keep A's fp32 values on the host
+ * and use those. */
 tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha,
                                const float *B, int64_t ldb, float beta, float *C,
                                int64_t ldc, tcspmm_layout layout);
@@ -290,15 +292,18 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * direct call of the graph's shape has redone the preprocessing).
  * First every value is checked finite (else TCSPMM_ERROR_INVALID_MATRIX,
  * naming the first bad index, and the plan keeps its values), and on the
- * sparse24 path within its precision (else TCSPMM_ERROR_UNSUPPORTED, the
- * same way): device values by a kernel on stream (a cudaStream_t; NULL: the
- * legacy default stream), which the call then synchronizes; host values on
- * the host. Then the update is enqueued on stream: products enqueued later
- * on stream use the new values. Products in flight on other streams must
- * have finished. Device values are read on stream: keep them until it gets
- * there. Host values go through a device buffer the plan keeps (4 bytes per
- * entry, allocated at the first update from host memory), and the call
- * returns once the update is done; it waits for stream, not for the device.
+ * sparse24 path below the magnitude its precision rounds to infinity
+ * (65520 for fp16; else TCSPMM_ERROR_UNSUPPORTED, the same way): device
+ * values by a kernel on stream (a cudaStream_t; NULL: the legacy default
+ * stream), which the call then synchronizes; host values on the host.
+ * Then the update is enqueued on stream: products enqueued later on stream
+ * use the new values. Products and updates of this plan in flight on other
+ * streams must have finished. Device values are read on stream:
+ * keep them until it gets there. Host values go through a device buffer
+ * the plan keeps (4 bytes per entry, allocated at the first update from
+ * host memory), and the call returns once the update is done: it waits for
+ * stream only (the legacy default stream, NULL, also waits for the other
+ * blocking streams).
  * tcspmm_spmm_host reads the plan on the legacy stream: synchronize stream
  * before calling it after a device-value update.
  * Cost on the device: the check reads the values; HRPB then gathers them

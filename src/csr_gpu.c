@@ -93,7 +93,8 @@ static tcspmm_status copy_arrays(const tcspmm_csr *A, stager *s, enum cudaMemcpy
     tcspmm_status st = copy_in(s, (void **)&out->row_ptr, A->row_ptr,
                                ((size_t)A->rows + 1) * sizeof(int64_t), kind);
     if (!st) st = copy_in(s, (void **)&out->col_idx, A->col_idx, entry_bytes, kind);
-    if (!st) st = copy_in(s, (void **)&out->values, A->values, entry_bytes, kind);
+    if (!st && A->values) /* a pattern has none */
+        st = copy_in(s, (void **)&out->values, A->values, entry_bytes, kind);
     return st;
 }
 

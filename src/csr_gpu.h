@@ -32,7 +32,8 @@ static inline int csr_gpu_fits(int64_t rows, int64_t nnz)
 tcspmm_status csr_gpu_check_caller_sizes(const tcspmm_csr *dA, const char *fn, const char *host_fn);
 tcspmm_status csr_gpu_check_caller_arrays(const tcspmm_csr *dA, const char *fn, const char *host_fn);
 
-/* Copies a validated host CSR to the current device. */
+/* Copies a validated host CSR to the current device (only row_ptr and
+ * col_idx where A->values is NULL: a pattern). */
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out);
 
 /* Copies a CSR whose arrays are in device memory (a caller's) into *out. */

@@ -291,7 +291,11 @@ static tcspmm_status map_values_on_host(tcspmm_plan *plan, const csr_gpu *dA)
  * plan checked A on the device, else uploaded from plan->input. */
 static tcspmm_status keep_pattern(tcspmm_plan *plan, csr_gpu *dA)
 {
-    if (!dA->row_ptr) TCSPMM_TRY(csr_gpu_upload(plan->input, dA));
+    if (!dA->row_ptr) {
+        tcspmm_csr pattern = *plan->input;
+        pattern.values = NULL;
+        TCSPMM_TRY(csr_gpu_upload(&pattern, dA));
+    }
     plan->sp24_pattern = *dA;
     plan->sp24_pattern.values = NULL;
     cudaFree(dA->values);

@@ -18,7 +18,7 @@
  * values; the auto path takes it for a structured pattern and not for one
  * whose explicit zeros alone make the structure (nor does a sparse24 plan
  * of that pattern get made); values that overflow bf16, fp16 or tf32 are
- * refused, naming their index. An update from host memory returns while
+ * refused, naming their index, and the largest that do not are taken. An update from host memory returns while
  * another stream is held by a host function: it waits for its own stream
  * only. tcspmm_spmm_host after every device-value update. */
 #include <cuda_runtime.h>
@@ -397,6 +397,12 @@ static void test_structure_refusals(void)
             check_refused(plan, &T, v, TCSPMM_ERROR_UNSUPPORTED, expect, over[i].name);
             float *d = on_device(v, T.nnz);
             check_refused(plan, &T, d, TCSPMM_ERROR_UNSUPPORTED, over[i].name, over[i].name);
+            cudaFree(d);
+            v[T.nnz / 2] = nextafterf(over[i].big, 0.0f); /* the largest that fits */
+            CHECK_OK(tcspmm_plan_set_values(plan, v, stream));
+            d = on_device(v, T.nnz);
+            CHECK_OK(tcspmm_plan_set_values(plan, d, stream));
+            CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
             cudaFree(d);
             free(v);
         }

@@ -118,7 +118,8 @@ float sp24_half_value(uint16_t bits, tcspmm_precision precision);
 #endif
 
 /* The slot, in its compressed row, of the entry at column col of a row
- * compressed counting every entry (sp24_compress with every_entry);
+ * compressed counting every entry (sp24_compress with every_entry), whose
+ * columns increase strictly (no duplicates, as tcspmm_csr_validate asks);
  * prev_col and next_col are the columns of the row's entries left and
  * right of it (-1: none). 16-bit types: a group's entries take slots 0 and
  * 1 in column order, and a lone one slot 0 only at index 0 of its group;

@@ -170,8 +170,9 @@ static int64_t compress_tile(const tcspmm_csr *A, sp24 *s, int64_t t, int every_
         memset(taken, 0, (size_t)s->cols_pad);
         if (row < A->rows)
             for (int64_t k = A->row_ptr[row]; k < A->row_ptr[row + 1]; k++) {
-                dense[A->col_idx[k]] += A->values[k];
-                taken[A->col_idx[k]] = 1;
+                const int32_t c = A->col_idx[k]; /* duplicates are summed; -0.0 kept */
+                dense[c] = taken[c] ? dense[c] + A->values[k] : A->values[k];
+                taken[c] = 1;
             }
         for (int64_t j = 0; !every_entry && j < s->cols_pad; j++) taken[j] = dense[j] != 0.0f;
         for (int64_t c = 0; c < units; c++) {
