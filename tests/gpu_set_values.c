@@ -398,7 +398,8 @@ static void test_structure_refusals(void)
             float *d = on_device(v, T.nnz);
             check_refused(plan, &T, d, TCSPMM_ERROR_UNSUPPORTED, over[i].name, over[i].name);
             cudaFree(d);
-            v[T.nnz / 2] = nextafterf(over[i].big, 0.0f); /* the largest that fits */
+            v[T.nnz / 2] = copysignf(nextafterf(sp24_overflow_limit(over[i].p), 0.0f),
+                                     over[i].big); /* the largest that fits */
             CHECK_OK(tcspmm_plan_set_values(plan, v, stream));
             d = on_device(v, T.nnz);
             CHECK_OK(tcspmm_plan_set_values(plan, d, stream));
