@@ -381,7 +381,8 @@ static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu 
     const tcspmm_csr *A = NULL;
     const int sparse24 = info->path == TCSPMM_PATH_SPARSE24;
     const int keeps_host = info->path == TCSPMM_PATH_CPU || (sparse24 && !plan->opt.updatable_values);
-    if (keeps_host || sparse24) TCSPMM_TRY(host_input(plan, dA, &A)); /* before dA goes */
+    if (info->path == TCSPMM_PATH_CPU || sparse24) /* before dA goes */
+        TCSPMM_TRY(host_input(plan, dA, &A));
     if (sparse24 && plan->opt.updatable_values) TCSPMM_TRY(keep_pattern(plan, dA));
     if (info->path != TCSPMM_PATH_CUSPARSE && info->path != TCSPMM_PATH_AUTO)
         csr_gpu_free(dA); /* room for the upload */

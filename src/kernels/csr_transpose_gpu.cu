@@ -77,13 +77,16 @@ static tcspmm_status transposed_row_ptr(const tcspmm_csr *A, transpose_scratch *
     return device_exclusive_sum_i64(s->counts, out->row_ptr, A->cols + 1);
 }
 
-/* out's col_idx and values: A's entries sorted stably by column. */
-static tcspmm_status transposed_entries(const tcspmm_csr *A, transpose_scratch *s, tcspmm_csr *out)
+/* out's col_idx and values: A's entries sorted stably by column; their
+ * order (A's index of each entry of A^T) goes to source where it is given. */
+static tcspmm_status transposed_entries(const tcspmm_csr *A, transpose_scratch *s, tcspmm_csr *out,
+                                        int32_t *source)
 {
     const int64_t nnz = A->nnz;
     TCSPMM_TRY(device_alloc((void **)&s->row_of, (size_t)nnz * sizeof(int32_t)));
     TCSPMM_TRY(device_alloc((void **)&s->index, (size_t)nnz * sizeof(int32_t)));
-    TCSPMM_TRY(device_alloc((void **)&s->order, (size_t)nnz * sizeof(int32_t)));
+    if (!source) TCSPMM_TRY(device_alloc((void **)&s->order, (size_t)nnz * sizeof(int32_t)));
+    int32_t *order = source ? source : s->order;
     TCSPMM_TRY(device_alloc((void **)&s->sorted_cols, (size_t)nnz * sizeof(int32_t)));
     entry_rows<<<(unsigned)((A->rows + WARPS - 1) / WARPS), THREADS>>>(A->row_ptr, A->rows, s->row_of);
     iota<<<grid_for(nnz), THREADS>>>(s->index, nnz);
@@ -92,12 +95,12 @@ static tcspmm_status transposed_entries(const tcspmm_csr *A, transpose_scratch *
     while (end_bit < 31 && ((int64_t)1 << end_bit) < A->cols) end_bit++;
     size_t need = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceRadixSort::SortPairs(NULL, need, A->col_idx, s->sorted_cols,
-                                                          s->index, s->order, (int)nnz, 0, end_bit)));
+                                                          s->index, order, (int)nnz, 0, end_bit)));
     TCSPMM_TRY(device_alloc(&s->temp, need));
     TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceRadixSort::SortPairs(s->temp, need, A->col_idx,
-                                                          s->sorted_cols, s->index, s->order,
+                                                          s->sorted_cols, s->index, order,
                                                           (int)nnz, 0, end_bit)));
-    gather_entries<<<grid_for(nnz), THREADS>>>(s->order, s->row_of, A->values, nnz, out->col_idx,
+    gather_entries<<<grid_for(nnz), THREADS>>>(order, s->row_of, A->values, nnz, out->col_idx,
                                                out->values);
     return TCSPMM_CUDA(cudaGetLastError());
 }
@@ -109,10 +112,7 @@ static tcspmm_status transpose(const tcspmm_csr *A, transpose_scratch *s, tcspmm
     TCSPMM_TRY(device_alloc((void **)&out->col_idx, (size_t)A->nnz * sizeof(int32_t)));
     TCSPMM_TRY(device_alloc((void **)&out->values, (size_t)A->nnz * sizeof(float)));
     TCSPMM_TRY(transposed_row_ptr(A, s, out));
-    if (A->nnz > 0 && A->rows > 0) TCSPMM_TRY(transposed_entries(A, s, out));
-    if (source && A->nnz > 0)
-        TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(source, s->order, (size_t)A->nnz * sizeof(int32_t),
-                                          cudaMemcpyDeviceToDevice)));
+    if (A->nnz > 0 && A->rows > 0) TCSPMM_TRY(transposed_entries(A, s, out, source));
     return TCSPMM_CUDA(cudaDeviceSynchronize());
 }
 

@@ -8,8 +8,9 @@
  * A panel is split into ceil(partition_ratio) virtual panels of about equal
  * block counts when that is 2 or more. With one wave or less (a GPU that the
  * panels do not fill) a panel of 2 or more times the mean blocks is cut to
- * about the mean (UNDERFILLED_MIN_LOADS, wave_split.c): otherwise it, walked by one thread block, sets the time of
- * the whole launch while most SMs idle. Every panel, empty
+ * about the mean (UNDERFILLED_MIN_LOADS, wave_split.c): otherwise it,
+ * walked by one thread block, sets the time of the whole launch while most
+ * SMs idle. Every panel, empty
  * ones too, has at least one virtual panel (the kernel writes its rows of C).
  * Virtual panels keep panel order, and the parts of a split panel are
  * consecutive.
