@@ -84,13 +84,7 @@ static void test_bad_entries(void)
 
 static void test_structures(void)
 {
-    for (int ci = 0; ci < matgen_num_cases(); ci++) {
-        tcspmm_csr A;
-        const char *name = "";
-        CHECK_OK(matgen_case(ci, 500 + ci, &A, &name));
-        agree(&A, name);
-        tcspmm_csr_free(&A);
-    }
+    matgen_each_case(500, agree);
     const sp24_structure kinds[] = {SP24_2TO4, SP24_1TO2};
     for (int i = 0; i < 2; i++) {
         tcspmm_csr A;

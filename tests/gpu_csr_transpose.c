@@ -172,13 +172,7 @@ int main(int argc, char **argv)
         for (int i = 2; i < argc; i++) time_file(argv[i]);
         return tests_finish();
     }
-    for (int c = 0; c < matgen_num_cases(); c++) {
-        tcspmm_csr A;
-        const char *name = "";
-        CHECK_OK(matgen_case(c, 900 + c, &A, &name));
-        check_matrix(&A, name);
-        tcspmm_csr_free(&A);
-    }
+    matgen_each_case(900, check_matrix);
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", tests_data("."));
     DIR *d = opendir(dir);

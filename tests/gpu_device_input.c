@@ -16,7 +16,6 @@
 #include "format/csr.h"
 #include "harness.h"
 #include "matgen.h"
-#include "reference.h"
 #include "sparse24_gen.h"
 
 static uint64_t seed = 9000;
@@ -25,33 +24,8 @@ static uint64_t seed = 9000;
  * a cpu plan), against float64. */
 static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int on_host, const char *what)
 {
-    const int64_t n = 19;
-    test_operands t;
-    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 3, 0.25f, seed);
+    tests_check_spmm(plan, A, 19, 3, on_host, 1e-3, seed, NULL, what);
     seed += 2;
-    if (on_host) {
-        CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, 0.25f, t.C, t.ldc,
-                                  TCSPMM_LAYOUT_ROW_MAJOR));
-    } else {
-        float *dB = NULL, *dC = NULL;
-        CHECK(cudaMalloc((void **)&dB, t.bsize * 4 + 4) == cudaSuccess);
-        CHECK(cudaMalloc((void **)&dC, t.csize * 4 + 4) == cudaSuccess);
-        CHECK(cudaMemcpy(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-        CHECK(cudaMemcpy(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-        CHECK_OK(tcspmm_spmm(plan, n, 1.5f, dB, t.ldb, 0.25f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
-                             NULL));
-        CHECK(cudaMemcpy(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-        cudaFree(dB);
-        cudaFree(dC);
-    }
-    CHECK_OK(reference_spmm(A, n, 1.5f, t.B, t.ldb, 0.25f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
-                            t.ref));
-    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
-                                            1e-3);
-    if (!r.pass) printf("%s: rel_err %.2e nonfinite %lld FAIL\n", what, r.rel_err,
-                        (long long)r.nonfinite);
-    CHECK(r.pass);
-    test_operands_free(&t);
 }
 
 /* Every path from device arrays, and the HRPB path with clustered rows;
@@ -116,13 +90,7 @@ static void test_bad_input(void)
 int main(void)
 {
     tests_require_gpu();
-    for (int c = 0; c < matgen_num_cases(); c++) {
-        tcspmm_csr A;
-        const char *name = "";
-        CHECK_OK(matgen_case(c, 600 + c, &A, &name));
-        check_matrix(&A, name);
-        tcspmm_csr_free(&A);
-    }
+    matgen_each_case(600, check_matrix);
     const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz"};
     for (int f = 0; f < 3; f++) {
         tcspmm_csr A;

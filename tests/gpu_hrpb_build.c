@@ -105,16 +105,15 @@ static void test_arguments(void)
     tcspmm_csr_free(&A);
 }
 
+static void compare_both_heights(const tcspmm_csr *A, const char *what)
+{
+    compare(A, 16, what);
+    compare(A, 32, what);
+}
+
 static void test_generated(void)
 {
-    for (int ci = 0; ci < matgen_num_cases(); ci++) {
-        tcspmm_csr A;
-        const char *name = "";
-        CHECK_OK(matgen_case(ci, 300 + ci, &A, &name));
-        compare(&A, 16, name);
-        compare(&A, 32, name);
-        tcspmm_csr_free(&A);
-    }
+    matgen_each_case(300, compare_both_heights);
     tcspmm_csr A; /* thousands of panels and blocks, a heavy panel */
     CHECK_OK(matgen_heavy_panel(5000, 3001, 0.004, 1600, 16, 0.5, 99, &A));
     compare(&A, 16, "random 5000 x 3001 with a heavy panel");

@@ -59,33 +59,10 @@ static void check_product_n(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, i
 {
     tcspmm_info info;
     CHECK_OK(tcspmm_plan_info(plan, &info));
-    test_operands t;
-    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, pad, 0.25f, seed++);
-    if (info.path == TCSPMM_PATH_CPU) {
-        CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, 0.25f, t.C, t.ldc,
-                                  TCSPMM_LAYOUT_ROW_MAJOR));
-    } else {
-        float *dB = NULL, *dC = NULL;
-        CHECK(cudaMalloc((void **)&dB, t.bsize * 4 + 4) == cudaSuccess);
-        CHECK(cudaMalloc((void **)&dC, t.csize * 4 + 4) == cudaSuccess);
-        CHECK(cudaMemcpyAsync(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
-        CHECK(cudaMemcpyAsync(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
-        CHECK_OK(tcspmm_spmm(plan, n, 1.5f, dB, t.ldb, 0.25f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
-                             stream));
-        CHECK(cudaMemcpyAsync(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
-        CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
-        cudaFree(dB);
-        cudaFree(dC);
-    }
-    CHECK_OK(reference_spmm(A, n, 1.5f, t.B, t.ldb, 0.25f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
-                            t.ref));
-    compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
-                                            tolerance(plan));
-    if (!r.pass)
-        printf("%s (path %s): rel_err %.2e nonfinite %lld FAIL\n", what,
-               tcspmm_path_name(info.path), r.rel_err, (long long)r.nonfinite);
-    CHECK(r.pass);
-    test_operands_free(&t);
+    char label[320];
+    snprintf(label, sizeof label, "%s (path %s)", what, tcspmm_path_name(info.path));
+    tests_check_spmm(plan, A, n, pad, info.path == TCSPMM_PATH_CPU, tolerance(plan), seed++, stream,
+                     label);
 }
 
 /* n = 19 with padded leading dimensions (21). */
@@ -128,7 +105,7 @@ static void check_updates(tcspmm_plan *plan, tcspmm_csr *now, const char *what)
     snprintf(label, sizeof label, "%s, values from the device, n = 32 (CSR_ALG3 may run)", what);
     check_product_n(plan, now, 32, 0, label);
     snprintf(label, sizeof label, "%s, values from the device, on the host", what);
-    tests_check_spmm_host(plan, now, 5, 0, tolerance(plan), seed++, label); /* A copied back */
+    tests_check_spmm(plan, now, 5, 0, 1, tolerance(plan), seed++, stream, label); /* A copied back */
 }
 
 typedef struct plan_kind {
@@ -521,13 +498,7 @@ int main(void)
 {
     tests_require_gpu();
     CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
-    for (int c = 0; c < matgen_num_cases(); c++) {
-        tcspmm_csr A;
-        const char *name = "";
-        CHECK_OK(matgen_case(c, 800 + c, &A, &name));
-        check_matrix(&A, name);
-        tcspmm_csr_free(&A);
-    }
+    matgen_each_case(800, check_matrix);
     const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz"};
     for (int f = 0; f < 3; f++) {
         tcspmm_csr A;

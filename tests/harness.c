@@ -85,17 +85,34 @@ int tests_csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
            memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float)) == 0;
 }
 
-void tests_check_spmm_host(const tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad,
-                           double tol, uint64_t seed, const char *what)
+void tests_check_spmm(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad, int on_host,
+                      double tol, uint64_t seed, void *stream, const char *what)
 {
     test_operands t;
-    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, pad, 0.5f, seed);
-    CHECK_OK(tcspmm_spmm_host(plan, n, 1.25f, t.B, t.ldb, 0.5f, t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR));
-    CHECK_OK(reference_spmm(A, n, 1.25f, t.B, t.ldb, 0.5f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, pad, 0.25f, seed);
+    if (on_host) {
+        CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, 0.25f, t.C, t.ldc,
+                                  TCSPMM_LAYOUT_ROW_MAJOR));
+    } else {
+        cudaStream_t s = (cudaStream_t)stream;
+        float *dB = NULL, *dC = NULL;
+        CHECK(cudaMalloc((void **)&dB, t.bsize * 4 + 4) == cudaSuccess);
+        CHECK(cudaMalloc((void **)&dC, t.csize * 4 + 4) == cudaSuccess);
+        CHECK(cudaMemcpyAsync(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice, s) == cudaSuccess);
+        CHECK(cudaMemcpyAsync(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice, s) == cudaSuccess);
+        CHECK_OK(tcspmm_spmm(plan, n, 1.5f, dB, t.ldb, 0.25f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                             stream));
+        CHECK(cudaMemcpyAsync(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost, s) == cudaSuccess);
+        CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+        cudaFree(dB);
+        cudaFree(dC);
+    }
+    CHECK_OK(reference_spmm(A, n, 1.5f, t.B, t.ldb, 0.25f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
                             t.ref));
     compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
                                             tol);
-    if (!r.pass) printf("%s: rel_err %.2e FAIL\n", what, r.rel_err);
+    if (!r.pass)
+        printf("%s: rel_err %.2e nonfinite %lld FAIL\n", what, r.rel_err, (long long)r.nonfinite);
     CHECK(r.pass);
     test_operands_free(&t);
 }

@@ -32,11 +32,13 @@ void test_operands_make(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm
                         int pad, float beta, uint64_t seed);
 void test_operands_free(test_operands *t);
 
-/* tcspmm_spmm_host of plan with n columns (alpha 1.25, beta 0.5, row-major,
+/* One product of plan with n columns (alpha 1.5, beta 0.25, row-major,
  * leading dimensions padded by pad, operands from seed) against the float64
- * reference of A, within relative error tol; what names a failure. */
-void tests_check_spmm_host(const tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad,
-                           double tol, uint64_t seed, const char *what);
+ * reference of A, within relative error tol; what names a failure. On the
+ * device by tcspmm_spmm on stream (its operands copied on stream), or with
+ * on_host by tcspmm_spmm_host. */
+void tests_check_spmm(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad, int on_host,
+                      double tol, uint64_t seed, void *stream, const char *what);
 
 #define CHECK(cond) tests_check((cond) ? 1 : 0, #cond, __FILE__, __LINE__)
 #define CHECK_OK(call)                                                               \

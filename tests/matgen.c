@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "format/csr.h"
+#include "harness.h"
 #include "rng.h"
 
 typedef struct rule {
@@ -165,5 +166,16 @@ tcspmm_status matgen_case(int index, uint64_t seed, tcspmm_csr *out, const char 
         *name = "";
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "matgen_case: no case %d (0..%d)",
                            index, NUM_CASES - 1);
+    }
+}
+
+void matgen_each_case(uint64_t seed, void (*check)(const tcspmm_csr *A, const char *name))
+{
+    for (int c = 0; c < matgen_num_cases(); c++) {
+        tcspmm_csr A;
+        const char *name = "";
+        CHECK_OK(matgen_case(c, seed + (uint64_t)c, &A, &name));
+        check(&A, name);
+        tcspmm_csr_free(&A);
     }
 }

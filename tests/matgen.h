@@ -50,4 +50,8 @@ tcspmm_status matgen_heavy_panel(int64_t rows, int64_t cols, double density, int
 int matgen_num_cases(void);
 tcspmm_status matgen_case(int index, uint64_t seed, tcspmm_csr *out, const char **name);
 
+/* check(A, name) on every edge case, case c made with seed + c (a failure
+ * to make one is a failed check of the harness). */
+void matgen_each_case(uint64_t seed, void (*check)(const tcspmm_csr *A, const char *name));
+
 #endif

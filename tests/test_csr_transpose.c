@@ -53,13 +53,7 @@ static void check_transpose(const tcspmm_csr *A, const char *what)
 
 int main(void)
 {
-    for (int c = 0; c < matgen_num_cases(); c++) {
-        tcspmm_csr A;
-        const char *name = "";
-        CHECK_OK(matgen_case(c, 300 + c, &A, &name));
-        check_transpose(&A, name);
-        tcspmm_csr_free(&A);
-    }
+    matgen_each_case(300, check_transpose);
     tcspmm_csr A;
     CHECK_OK(matgen_random(9, 0, 0.5, 1, &A)); /* no columns: A^T has no rows */
     check_transpose(&A, "9 x 0");
