@@ -288,8 +288,8 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * memory. The plan must have been made with opt.updatable_values = 1. The
  * path and its measured choices stay as they are (a pattern's speed does not
  * depend on its values), and the plan's arrays stay where they are, so CUDA
- * graphs captured earlier see the new values (on the cuSPARSE path, once a
- * direct call of the graph's shape has redone the preprocessing).
+ * graphs captured earlier see the new values (the cuSPARSE path keeps
+ * cuSPARSE's preprocessing, which depends on the pattern only).
  * First every value is checked finite (else TCSPMM_ERROR_INVALID_MATRIX,
  * naming the first bad index, and the plan keeps its values), and on the
  * sparse24 path below the magnitude its precision rounds to infinity
@@ -309,8 +309,7 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * Cost on the device: the check reads the values; HRPB then gathers them
  * into place (reading each value's source entry); the sparse24 path rounds
  * them and writes each to its place, found from the pattern; the cuSPARSE
- * path copies them and redoes its preprocessing at its next call
- * (CSR_ALG3's costs 70-400 us); the cpu path copies. */
+ * and cpu paths copy them. */
 tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, void *stream);
 
 /* Frees the plan and its device memory. NULL is allowed. */

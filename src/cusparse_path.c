@@ -11,9 +11,13 @@
  * buffers it ran on, redone when they change (it lives in the descriptor and
  * workspace and is tied to them: CSR_ALG3 gave wrong results otherwise, and
  * sharing one descriptor between algorithms did too, on an H100 with CUDA
- * 13.0). CSR_ALG3's costs 70-400 us, so once three CSR_ALG3 calls in a row
- * had to preprocess again, the path takes the fastest other algorithm from
- * then on. CSR_ALG3 runs only for 16-byte-aligned B and C with leading
+ * 13.0), but not to A's values: cuSPARSE ties it to "the same sparsity
+ * pattern", and new values without preprocessing again gave the products of
+ * the new values on every algorithm, layout and N tested
+ * (gpu_cusparse_values). CSR_ALG3's costs 0.07-33 ms on an H200
+ * (bench/results/cusparse-values-2026-11-26/), so once three CSR_ALG3 calls
+ * in a row had to preprocess again, the path takes the fastest other
+ * algorithm from then on. CSR_ALG3 runs only for 16-byte-aligned B and C with leading
  * dimensions divisible by 4 (an ld of 133 faulted with a misaligned
  * address). A plan runs one SpMM at a time. */
 #include "cusparse_path.h"
@@ -287,10 +291,8 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
 
 tcspmm_status cusparse_path_set_values(cusparse_path *p, const float *d_values, void *stream)
 {
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(p->values, d_values, (size_t)p->nnz * sizeof(float),
-                                           cudaMemcpyDeviceToDevice, (cudaStream_t)stream)));
-    for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS; a++) p->alg[a].pre_valid = 0;
-    return TCSPMM_SUCCESS;
+    return TCSPMM_CUDA(cudaMemcpyAsync(p->values, d_values, (size_t)p->nnz * sizeof(float),
+                                       cudaMemcpyDeviceToDevice, (cudaStream_t)stream));
 }
 
 /* One candidate of a race: algorithm alg of the path, or the rival, on op. */

@@ -72,7 +72,7 @@ tcspmm_status cusparse_path_race(cusparse_path *p, const gpu_product *call, cons
                                  float ms[CUSPARSE_PATH_NUM_ALGS + 1]);
 
 /* Copies the new values d_values (device, nnz in A's order) over A's, on
- * stream; each algorithm preprocesses again at its next call. */
+ * stream; each algorithm keeps its preprocessing (cusparse_path.c). */
 tcspmm_status cusparse_path_set_values(cusparse_path *p, const float *d_values, void *stream);
 
 /* A host copy of the path's matrix (for products on the host). */

@@ -7,6 +7,8 @@ tcspmm_add_test(gpu_csr_transpose SOURCES gpu_csr_transpose.c device_csr.c matge
 tcspmm_add_test(gpu_cusparse SOURCES gpu_cusparse.c matgen.c LABELS gpu)
 # New values for a plan's matrix on every GPU path (label gpu).
 tcspmm_add_test(gpu_set_values SOURCES gpu_set_values.c matgen.c sparse24_gen.c LABELS gpu)
+# cuSPARSE's preprocessing kept across new values (label gpu).
+tcspmm_add_test(gpu_cusparse_values SOURCES gpu_cusparse_values.c matgen.c LABELS gpu)
 
 add_test(NAME test_spmm_run
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_spmm_run.sh $<TARGET_FILE:spmm_run>

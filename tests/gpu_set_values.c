@@ -10,8 +10,9 @@
  * float64 reference of A with its newest values (C poisoned, fresh B each
  * time). Also: value sources worked out on the host (for an HRPB built
  * there) give the bytes of an HRPB built from the new values; a CUDA graph
- * of an HRPB product captured before an update computes with the new
- * values; a NaN in device values is refused, naming its index, and the plan
+ * of a product captured before an update computes with the new values
+ * (HRPB, cuSPARSE at N = 1 and 32 with its preprocessing kept, sparse24 in
+ * each precision); a NaN in device values is refused, naming its index, and the plan
  * keeps its values. The sparse24 path: its matrices hold explicit zeros
  * (which keep their slots, so new values go where the pattern says); the
  * device's placement gives the bytes of a host compression of the new
@@ -185,12 +186,13 @@ static tcspmm_plan *updatable_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm
     return plan;
 }
 
-/* A graph captured before an update launches with the new values. */
-static void test_graph(const tcspmm_csr *A)
+/* A graph of a product on path captured before an update launches with
+ * the new values (on the cuSPARSE path with the preprocessing it captured:
+ * N = 1 and CSR_ALG3 preprocess). */
+static void test_graph(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision, int64_t n)
 {
-    tcspmm_plan *plan = updatable_plan(A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32);
+    tcspmm_plan *plan = updatable_plan(A, path, precision);
     if (!plan) return;
-    const int64_t n = 32;
     tcspmm_csr now;
     CHECK_OK(csr_copy(A, &now));
     test_operands t;
@@ -212,8 +214,10 @@ static void test_graph(const tcspmm_csr *A)
     CHECK_OK(reference_spmm(&now, n, 1.0f, t.B, t.ldb, 0.0f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
                             t.ref));
     compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
-                                            1e-3);
-    if (!r.pass) printf("graph after an update: rel_err %.2e FAIL\n", r.rel_err);
+                                            tolerance(plan));
+    if (!r.pass)
+        printf("graph after an update (path %s, n %lld): rel_err %.2e FAIL\n",
+               tcspmm_path_name(path), (long long)n, r.rel_err);
     CHECK(r.pass);
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
@@ -505,7 +509,9 @@ int main(void)
         CHECK_OK(tcspmm_read_mtx(tests_data(files[f]), &A));
         check_matrix(&A, files[f]);
         if (f == 0) {
-            test_graph(&A);
+            test_graph(&A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, 32);
+            test_graph(&A, TCSPMM_PATH_CUSPARSE, TCSPMM_PRECISION_TF32, 1);
+            test_graph(&A, TCSPMM_PATH_CUSPARSE, TCSPMM_PRECISION_TF32, 32);
             test_nan(&A);
             check_no_device_wait(&A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32);
         }
@@ -531,6 +537,7 @@ int main(void)
         tcspmm_plan_destroy(plan);
         check_kind(&S, k, sparse24_structure_name(structured[i].s));
         test_sparse24_bytes(structured[i].s, structured[i].p);
+        test_graph(&S, TCSPMM_PATH_SPARSE24, structured[i].p, 32);
         if (i == 0) check_matrix(&S, "1:2");
         if (i == 1) check_no_device_wait(&S, TCSPMM_PATH_SPARSE24, structured[i].p);
         tcspmm_csr_free(&S);

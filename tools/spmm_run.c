@@ -39,7 +39,8 @@ static const char *usage =
     "  --new-values      give the plan new random values (tcspmm_plan_set_values)\n"
     "                    before the product (set_values_host_ms); --check then checks\n"
     "                    them, and --bench also times the update from device memory\n"
-    "                    (set_values_ms)\n"
+    "                    alone (set_values_ms) and followed by one product\n"
+    "                    (set_values_product_ms)\n"
     "  --rule-only       auto path: the plan-time rule alone, never timing HRPB\n"
     "                    against cuSPARSE\n"
     "  --threads T       host threads (default: all)\n"
@@ -301,10 +302,36 @@ static double bench_cpu(tcspmm_plan *plan, const args *a, int64_t rows, int64_t 
     return med;
 }
 
+/* The median of reps updates of plan from the device values dv, each
+ * alone (product NULL) or followed by one product with a's n and layout on
+ * product[0] (B) and product[1] (C), timed until the GPU is done, after one
+ * untimed (warm-up). NAN on an error (message printed). */
+static double time_updates(const args *a, tcspmm_plan *plan, int64_t rows, int64_t cols,
+                           const float *dv, float *const *product)
+{
+    int64_t ldb, ldc;
+    leading_dims(a, rows, cols, &ldb, &ldc);
+    double *ms = malloc((size_t)a->reps * sizeof(double)), med = NAN;
+    tcspmm_status st = ms ? TCSPMM_SUCCESS : TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
+    cudaError_t e = cudaSuccess;
+    for (int i = -1; i < a->reps && !st && e == cudaSuccess; i++) {
+        double t0 = omp_get_wtime();
+        st = tcspmm_plan_set_values(plan, dv, NULL);
+        if (!st && product)
+            st = tcspmm_spmm(plan, a->n, a->alpha, product[0], ldb, a->beta, product[1], ldc,
+                             a->layout, NULL);
+        if (!st) e = cudaDeviceSynchronize();
+        if (i >= 0) ms[i] = (omp_get_wtime() - t0) * 1e3;
+    }
+    if (st) lib_error("timing new values", st);
+    else if (e != cudaSuccess) die("CUDA: %s", cudaGetErrorString(e));
+    else med = bench_median_ms(ms, a->reps);
+    free(ms);
+    return med;
+}
+
 /* A's values replaced by new random ones (seed + 2), given to the plan from
- * host memory (set_values_host_ms); with --bench on a GPU plan, also the
- * median of reps updates from device memory, each until the GPU is done
- * (set_values_ms). */
+ * host memory (set_values_host_ms). */
 static int new_values(const args *a, tcspmm_csr *A, tcspmm_plan *plan, record *r)
 {
     rng_fill(A->values, (size_t)A->nnz, a->seed + 2);
@@ -312,31 +339,47 @@ static int new_values(const args *a, tcspmm_csr *A, tcspmm_plan *plan, record *r
     tcspmm_status st = tcspmm_plan_set_values(plan, A->values, NULL);
     if (st) return lib_error("setting new values", st);
     record_num(r, "set_values_host_ms", (omp_get_wtime() - t0) * 1e3);
+    return 0;
+}
+
+/* With --bench on a GPU plan, after the run: updates from device memory
+ * (A's values again) timed alone (set_values_ms) and each followed by one
+ * product on random B and C (set_values_product_ms): what a caller whose
+ * values change before every product pays. */
+static int bench_new_values(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
+{
     tcspmm_info info;
-    if ((st = tcspmm_plan_info(plan, &info))) return lib_error("plan info", st);
-    if (!a->bench || info.path == TCSPMM_PATH_CPU || A->nnz == 0) return 0;
-    const size_t bytes = (size_t)A->nnz * sizeof(float);
-    float *dv = NULL;
-    double *ms = malloc((size_t)a->reps * sizeof(double));
-    cudaError_t e = ms ? cudaMalloc((void **)&dv, bytes) : cudaErrorMemoryAllocation;
-    if (e == cudaSuccess) e = cudaMemcpy(dv, A->values, bytes, cudaMemcpyHostToDevice);
-    for (int i = 0; e == cudaSuccess && !st && i < a->reps; i++) {
-        t0 = omp_get_wtime();
-        st = tcspmm_plan_set_values(plan, dv, NULL);
-        if (!st) e = cudaDeviceSynchronize();
-        ms[i] = (omp_get_wtime() - t0) * 1e3;
+    tcspmm_status st = tcspmm_plan_info(plan, &info);
+    if (st) return lib_error("plan info", st);
+    if (info.path == TCSPMM_PATH_CPU || A->nnz == 0) return 0;
+    const size_t counts[3] = {(size_t)A->nnz, (size_t)(A->cols * a->n), (size_t)(A->rows * a->n)};
+    float *host = NULL, *dev[3] = {NULL, NULL, NULL};
+    cudaError_t e = cudaSuccess;
+    for (int i = 0; i < 3 && e == cudaSuccess; i++) { /* new values, B, C */
+        free(host);
+        host = malloc((counts[i] ? counts[i] : 1) * sizeof(float));
+        e = host ? cudaMalloc((void **)&dev[i], (counts[i] ? counts[i] : 1) * sizeof(float))
+                 : cudaErrorMemoryAllocation;
+        if (e == cudaSuccess) {
+            if (i == 0) memcpy(host, A->values, counts[0] * sizeof(float));
+            else rng_fill(host, counts[i], a->seed + 2 + i);
+            e = cudaMemcpy(dev[i], host, counts[i] * sizeof(float), cudaMemcpyHostToDevice);
+        }
     }
-    cudaFree(dv);
+    free(host);
     int status = 0;
-    if (st) status = lib_error("timing new values", st);
-    else if (e != cudaSuccess) status = die("CUDA: %s", cudaGetErrorString(e));
-    else {
-        double med = bench_median_ms(ms, a->reps);
-        record_num(r, "set_values_ms", med);
-        if (!a->json) printf("new values: %.3f ms from device memory (median of %d)\n", med, a->reps);
-    }
-    free(ms);
-    return status;
+    if (e != cudaSuccess) status = die("CUDA: %s", cudaGetErrorString(e));
+    double alone = status ? NAN : time_updates(a, plan, A->rows, A->cols, dev[0], NULL);
+    double with_product =
+        isnan(alone) ? NAN : time_updates(a, plan, A->rows, A->cols, dev[0], dev + 1);
+    for (int i = 0; i < 3; i++) cudaFree(dev[i]);
+    if (isnan(with_product)) return status ? status : 2;
+    record_num(r, "set_values_ms", alone);
+    record_num(r, "set_values_product_ms", with_product);
+    if (!a->json)
+        printf("new values: %.3f ms from device memory, %.3f ms followed by a product (medians of %d)\n",
+               alone, with_product, a->reps);
+    return 0;
 }
 
 static int run(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
@@ -481,6 +524,7 @@ int main(int argc, char **argv)
     if (a.bench) record_num(&r, "plan_ms_warm", warm_plan_ms(&A, &a.opt));
     status = a.new_values ? new_values(&a, &A, plan, &r) : 0;
     if (!status) status = run(&a, &A, plan, &r);
+    if (!status && a.new_values && a.bench) status = bench_new_values(&a, &A, plan, &r);
     if (a.json) record_print_json(&r, stdout);
     else if (a.info) record_print_info(&r, stdout);
     tcspmm_plan_destroy(plan);

@@ -1,0 +1,114 @@
+/* gpu_cusparse_values.c: the cuSPARSE path keeps each algorithm's
+ * preprocessing across new values (cusparse_path_set_values), which is right
+ * only while cuSPARSE's preprocessing depends on A's pattern alone. For every
+ * algorithm of cusparse_path_algs, both layouts and N = 1, 3, 32 and 128, on
+ * the edge cases and the bundled matrices: a product on the values A has
+ * (which preprocesses where the path does: CSR_ALG3, N = 1, ALG_DEFAULT in
+ * column-major), new random values, and a product on the same B and C
+ * buffers (so nothing is preprocessed again) against the float64 reference
+ * of A with its new values. Leading dimensions are padded to multiples of 4
+ * so that CSR_ALG3 runs; C is poisoned before the first product and random
+ * (beta 0.25) before the second, and B is fresh each time. A preprocessing
+ * that kept the old values gives errors of the size of the values
+ * themselves, far above the tolerance. */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include "cusparse_path.h"
+#include "error.h"
+#include "format/csr.h"
+#include "harness.h"
+#include "matgen.h"
+#include "reference.h"
+#include "rng.h"
+
+#define TOL 1e-5 /* cuSPARSE in FP32 lands near 1e-7 */
+
+static uint64_t seed = 31000;
+static cudaStream_t stream;
+
+/* One product of algorithm alg on dB and dC (room for t's B and C) against
+ * the reference of A; 0 when cuSPARSE does not offer alg for the layout. */
+static int check_product(cusparse_path *p, int alg, const tcspmm_csr *A, int64_t n,
+                         tcspmm_layout layout, float beta, float *dB, float *dC, const char *what)
+{
+    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    const int inner = (int)((row_major ? n : A->cols) % 4), pad = 4 + (4 - inner) % 4;
+    test_operands t;
+    test_operands_make(&t, A, n, layout, pad, beta, seed);
+    seed += 2;
+    CHECK(cudaMemcpyAsync(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
+    CHECK(cudaMemcpyAsync(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
+    tcspmm_status st = cusparse_path_spmm(p, alg, n, 1.5f, dB, t.ldb, beta, dC, t.ldc, layout, stream);
+    int ran = st == TCSPMM_SUCCESS;
+    if (st == TCSPMM_ERROR_UNSUPPORTED) tcspmm_clear_error(); /* not offered here */
+    else CHECK_OK(st);
+    if (ran) {
+        CHECK(cudaMemcpyAsync(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+        CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+        CHECK_OK(reference_spmm(A, n, 1.5, t.B, t.ldb, beta, t.C0, t.ldc, layout, t.ref));
+        compare_result r = compare_to_reference(t.C, t.ldc, layout, t.ref, A->rows, n, TOL);
+        if (!r.pass)
+            printf("%s: %s, %s, n %lld: rel_err %.2e nonfinite %lld FAIL\n", what,
+                   cusparse_path_alg_name(alg), row_major ? "row-major" : "column-major",
+                   (long long)n, r.rel_err, (long long)r.nonfinite);
+        CHECK(r.pass);
+    }
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+    test_operands_free(&t);
+    return ran;
+}
+
+/* A product, new values (written into A's host copy), a product. */
+static void check_shape(cusparse_path *p, int alg, tcspmm_csr *A, int64_t n, tcspmm_layout layout,
+                        const char *what)
+{
+    const size_t room = (size_t)((A->rows > A->cols ? A->rows : A->cols) + 8) * (size_t)(n + 8) * 4;
+    float *dB = NULL, *dC = NULL, *dv = NULL;
+    CHECK(cudaMalloc((void **)&dB, room) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dC, room) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dv, (size_t)A->nnz * 4 + 4) == cudaSuccess);
+    if (check_product(p, alg, A, n, layout, 0.0f, dB, dC, what)) {
+        rng_fill(A->values, (size_t)A->nnz, seed++);
+        CHECK(cudaMemcpyAsync(dv, A->values, (size_t)A->nnz * 4, cudaMemcpyHostToDevice, stream) ==
+              cudaSuccess);
+        CHECK_OK(cusparse_path_set_values(p, dv, stream));
+        CHECK(check_product(p, alg, A, n, layout, 0.25f, dB, dC, what));
+    }
+    cudaFree(dB);
+    cudaFree(dC);
+    cudaFree(dv);
+}
+
+static void check_matrix(const tcspmm_csr *given, const char *what)
+{
+    static const int64_t ns[] = {1, 3, 32, 128};
+    tcspmm_csr A;
+    CHECK_OK(csr_copy(given, &A));
+    cusparse_path *p = NULL;
+    CHECK_OK(cusparse_path_create(&A, NULL, &p));
+    if (!p) return;
+    for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS; a++)
+        for (int l = 0; l < 2; l++)
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+                check_shape(p, cusparse_path_algs[a], &A, ns[i], (tcspmm_layout)l, what);
+    cusparse_path_destroy(p);
+    tcspmm_csr_free(&A);
+}
+
+int main(void)
+{
+    tests_require_gpu();
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+    matgen_each_case(seed, check_matrix);
+    static const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz",
+                                  "de2010.mtx.gz", "astro-ph.mtx.gz"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        tcspmm_csr A;
+        CHECK_OK(tcspmm_read_mtx(tests_data(files[i]), &A));
+        check_matrix(&A, files[i]);
+        tcspmm_csr_free(&A);
+    }
+    cudaStreamDestroy(stream);
+    return tests_finish();
+}
