@@ -194,8 +194,8 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * plan neither times nor measures while capturing: a shape not measured
  * yet is captured on HRPB. On the cuSPARSE path a graph uses the workspace
  * and preprocessing of the algorithm it captured: while it is launched,
- * make no direct calls on the plan with another n, B or C (they may
- * preprocess again into that workspace, or grow it).
+ * make no direct calls on the plan with another n, ldb, ldc or layout (they
+ * may preprocess again into that workspace, or grow it).
  * Non-finite B: the tensor-core paths multiply A's structural zeros inside a
  * panel's blocks too, so an Inf or NaN in a row of B can reach rows of C
  * whose A rows do not touch that row (the cuSPARSE path keeps IEEE

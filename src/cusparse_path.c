@@ -7,17 +7,18 @@
  * (bench/results/n1-spmv-2026-11-26/, H200): at N = 1 (1.4-1.7x: ALG_DEFAULT
  * and CSR_ALG2 run cuSPARSE's SpMV there), for ALG_DEFAULT with column-major
  * B and C (1.04x-1.3x), and for CSR_ALG3; elsewhere it made calls 2-4%
- * slower. Each algorithm keeps one preprocessing, for the last shape and
- * buffers it ran on, redone when they change (it lives in the descriptor and
- * workspace and is tied to them: CSR_ALG3 gave wrong results otherwise, and
- * sharing one descriptor between algorithms did too, on an H100 with CUDA
- * 13.0), but not to A's values: cuSPARSE ties it to "the same sparsity
- * pattern", and new values without preprocessing again gave the products of
- * the new values on every algorithm, layout and N tested
- * (gpu_cusparse_values). CSR_ALG3's costs 0.07-33 ms on an H200
+ * slower. Each algorithm keeps one preprocessing, for the last shape (N,
+ * leading dimensions, layout) it ran on, redone when that changes. It lives
+ * in the descriptor and workspace and is tied to them (CSR_ALG3 gave wrong
+ * results otherwise, and sharing one descriptor between algorithms did too,
+ * on an H100 with CUDA 13.0), but not to A's values nor to the B and C
+ * buffers: cuSPARSE ties it to "the same sparsity pattern", and products
+ * after new values and on other buffers, without preprocessing again, were
+ * right on every algorithm, layout and N tested (gpu_cusparse_values).
+ * CSR_ALG3's costs 0.07-33 ms on an H200
  * (bench/results/cusparse-values-2026-11-26/), so once three CSR_ALG3 calls
- * in a row had to preprocess again, the path takes the fastest other
- * algorithm from then on. CSR_ALG3 runs only for 16-byte-aligned B and C with leading
+ * in a row had to preprocess again (shapes that alternate), the path takes
+ * the fastest other algorithm from then on. CSR_ALG3 runs only for 16-byte-aligned B and C with leading
  * dimensions divisible by 4 (an ld of 133 faulted with a misaligned
  * address). A plan runs one SpMM at a time. */
 #include "cusparse_path.h"
@@ -37,14 +38,12 @@ enum { TUNED_SLOTS = 16, ALG3_CHURN_LIMIT = 3 };
 /* What an algorithm's preprocessing is tied to. */
 typedef struct call_shape {
     int64_t n, ldb, ldc;
-    const void *B, *C;
     int layout;
 } call_shape;
 
 static int same_shape(const call_shape *a, const call_shape *b)
 {
-    return a->n == b->n && a->ldb == b->ldb && a->ldc == b->ldc && a->B == b->B && a->C == b->C &&
-           a->layout == b->layout;
+    return a->n == b->n && a->ldb == b->ldb && a->ldc == b->ldc && a->layout == b->layout;
 }
 
 struct cusparse_path {
@@ -59,8 +58,8 @@ struct cusparse_path {
         call_shape pre; /* the call the preprocessing was done for */
         int pre_valid;
     } alg[CUSPARSE_PATH_NUM_ALGS];
-    int alg3_churn; /* CSR_ALG3 calls in a row that preprocessed again; at ALG3_CHURN_LIMIT
-                       the path stops taking CSR_ALG3 */
+    int alg3_churn; /* CSR_ALG3 calls in a row that preprocessed again (for another shape);
+                       at ALG3_CHURN_LIMIT the path stops taking CSR_ALG3 */
     struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
         gpu_timer_key key;
         int alg, fallback;
@@ -259,7 +258,7 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
         else st = TCSPMM_CUSPARSE(s);
     }
     if (!st) st = ensure_workspace(p, a, bytes);
-    call_shape shape = {n, ldb, ldc, dB, dC, (int)layout};
+    call_shape shape = {n, ldb, ldc, (int)layout};
     const int alg3 = alg == CUSPARSE_SPMM_CSR_ALG3;
     const int preprocess = alg3 || n == 1 ||
                            (alg == CUSPARSE_SPMM_ALG_DEFAULT && layout == TCSPMM_LAYOUT_COL_MAJOR);

@@ -28,7 +28,7 @@ int cusparse_path_fastest(const float *ms, int alg3);
  * cusparse_path_algs (gpu_timer_race) with the call's alpha, beta and B on a
  * scratch C (a copy of dC when beta != 0; on stream, which it synchronizes)
  * and remembers the fastest, and the fastest but CSR_ALG3 for calls whose B
- * or C CSR_ALG3 may not run on, or once the caller's buffers change too
+ * or C CSR_ALG3 may not run on, or once the caller's shapes change too
  * often for CSR_ALG3's preprocessing to pay (cusparse_path.c); later calls
  * look them up. */
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
@@ -36,7 +36,7 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
                                      tcspmm_layout layout, void *stream, int *alg);
 
 /* Whether the path still takes CSR_ALG3 where it measured fastest: not once
- * the caller's buffers changed too often for its preprocessing to pay. */
+ * the caller's shapes changed too often for its preprocessing to pay. */
 int cusparse_path_keeps_alg3(const cusparse_path *p);
 
 /* Whether a call on these B and C may run CSR_ALG3: the path keeps it, and

@@ -12,7 +12,7 @@
  * what measuring does, and is measured within the calls that
  * path_trial_due allows for the time of one. Also tcspmm_spmm_host on
  * cuSPARSE, measured and HRPB plans, whose A lives on the device, and
- * callers whose C alternates between two buffers. */
+ * callers whose C alternates between two buffers and leading dimensions. */
 #include "harness.h"
 #include "matgen.h"
 #include "path_trial.h"
@@ -195,30 +195,30 @@ static void check_measured_later(const tcspmm_csr *A, const char *what)
     tcspmm_plan_destroy(plan);
 }
 
-/* A caller whose C alternates between two buffers on every call, as
- * callers that swap blocks of vectors do: on a plan of path (AUTO measuring
- * at the first call), twelve calls of one shape (N = 32, row-major, beta =
- * 0.5), each with fresh B and C checked against the reference. Such calls
- * make the cuSPARSE path preprocess CSR_ALG3 again every time, until it
- * gives CSR_ALG3 up (after three) for its next fastest algorithm, and a
- * measured plan may then turn to HRPB: the products must stay right
- * across both switches, and the shape must stay measured. */
+/* A caller whose C alternates between two buffers and two leading
+ * dimensions (32 and 36) on every call: on a plan of path (AUTO measuring at
+ * the first call), twelve calls of N = 32, row-major, beta = 0.5, each with
+ * fresh B and C checked against the reference. The change of buffers alone
+ * would keep CSR_ALG3's preprocessing; the change of shape makes the
+ * cuSPARSE path preprocess CSR_ALG3 again every time, until it gives
+ * CSR_ALG3 up (after three) for its next fastest algorithm, and a measured
+ * plan may then turn to HRPB: the products must stay right across both
+ * switches, and the shape (one range of N) must stay measured. */
 static void check_alternating_c(const tcspmm_csr *A, tcspmm_path path, const char *what)
 {
     tcspmm_plan *plan = plan_of(A, path);
     if (!plan) return;
     const int64_t n = 32;
     const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;
+    const size_t rows = (size_t)(A->rows > A->cols ? A->rows : A->cols);
     float *dB = NULL, *dC[2] = {NULL, NULL};
+    CHECK(cudaMalloc((void **)&dB, (rows * (n + 4) + 1) * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dC[0], (rows * (n + 4) + 1) * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dC[1], (rows * (n + 4) + 1) * sizeof(float)) == cudaSuccess);
     int passed = 0;
     for (int call = 0; call < 12; call++) {
         test_operands t;
-        test_operands_make(&t, A, n, row, 0, 0.5f, seed++);
-        if (!dB) {
-            CHECK(cudaMalloc((void **)&dB, t.bsize * sizeof(float)) == cudaSuccess);
-            CHECK(cudaMalloc((void **)&dC[0], t.csize * sizeof(float)) == cudaSuccess);
-            CHECK(cudaMalloc((void **)&dC[1], t.csize * sizeof(float)) == cudaSuccess);
-        }
+        test_operands_make(&t, A, n, row, 4 * (call % 2), 0.5f, seed++);
         passed += product_vs_reference(plan, A, n, row, -1.25f, 0.5f, 1e-3, &t, dB, dC[call % 2]).pass;
         test_operands_free(&t);
     }

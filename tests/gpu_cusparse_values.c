@@ -1,16 +1,18 @@
 /* gpu_cusparse_values.c: the cuSPARSE path keeps each algorithm's
- * preprocessing across new values (cusparse_path_set_values), which is right
- * only while cuSPARSE's preprocessing depends on A's pattern alone. For every
+ * preprocessing across new values (cusparse_path_set_values) and across B
+ * and C buffers, which is right only while cuSPARSE's preprocessing depends
+ * on A's pattern and the call's shape alone. For every
  * algorithm of cusparse_path_algs, both layouts and N = 1, 3, 32 and 128, on
  * the edge cases and the bundled matrices: a product on the values A has
  * (which preprocesses where the path does: CSR_ALG3, N = 1, ALG_DEFAULT in
- * column-major), new random values, and a product on the same B and C
- * buffers (so nothing is preprocessed again) against the float64 reference
- * of A with its new values. Leading dimensions are padded to multiples of 4
- * so that CSR_ALG3 runs; C is poisoned before the first product and random
- * (beta 0.25) before the second, and B is fresh each time. A preprocessing
- * that kept the old values gives errors of the size of the values
- * themselves, far above the tolerance. */
+ * column-major), new random values, a product on other B and C buffers of
+ * the same shape and one on the first buffers again (the path preprocesses
+ * once per shape: N, leading dimensions and layout), each against the
+ * float64 reference of A with its values then. Leading dimensions are padded
+ * to multiples of 4 so that CSR_ALG3 runs; C is poisoned or random (beta
+ * 0.25), and B is fresh each time. A preprocessing that kept the old values
+ * or the first buffers gives errors of the size of the results themselves,
+ * far above the tolerance. */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
@@ -59,21 +61,26 @@ static int check_product(cusparse_path *p, int alg, const tcspmm_csr *A, int64_t
     return ran;
 }
 
-/* A product, new values (written into A's host copy), a product. */
+/* Products on two pairs of B and C buffers (the second 16 bytes into its
+ * allocations): on the first pair, new values (written into A's host copy),
+ * on the second pair, on the first again. */
 static void check_shape(cusparse_path *p, int alg, tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         const char *what)
 {
-    const size_t room = (size_t)((A->rows > A->cols ? A->rows : A->cols) + 8) * (size_t)(n + 8) * 4;
+    size_t room = (size_t)((A->rows > A->cols ? A->rows : A->cols) + 8) * (size_t)(n + 8) * 4;
+    room = (room + 255) / 256 * 256;
     float *dB = NULL, *dC = NULL, *dv = NULL;
-    CHECK(cudaMalloc((void **)&dB, room) == cudaSuccess);
-    CHECK(cudaMalloc((void **)&dC, room) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dB, 2 * room + 16) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dC, 2 * room + 16) == cudaSuccess);
     CHECK(cudaMalloc((void **)&dv, (size_t)A->nnz * 4 + 4) == cudaSuccess);
+    float *B2 = dB + room / 4 + 4, *C2 = dC + room / 4 + 4;
     if (check_product(p, alg, A, n, layout, 0.0f, dB, dC, what)) {
         rng_fill(A->values, (size_t)A->nnz, seed++);
         CHECK(cudaMemcpyAsync(dv, A->values, (size_t)A->nnz * 4, cudaMemcpyHostToDevice, stream) ==
               cudaSuccess);
         CHECK_OK(cusparse_path_set_values(p, dv, stream));
-        CHECK(check_product(p, alg, A, n, layout, 0.25f, dB, dC, what));
+        CHECK(check_product(p, alg, A, n, layout, 0.25f, B2, C2, what));
+        CHECK(check_product(p, alg, A, n, layout, 0.0f, dB, dC, what));
     }
     cudaFree(dB);
     cudaFree(dC);
