@@ -7,6 +7,8 @@
 
 #include "hrpb_gpu.h"
 
+#include <cuda_runtime.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,6 +35,8 @@ struct hrpb_gpu {
     int32_t *active_cols;     /* num_blocks * HRPB_TK */
     uint8_t *packed;
     int64_t *row_map;         /* rows, or NULL: the row of C of each panel row (hrpb.h) */
+    cudaMemPool_t scratch;    /* a column-major B's transposes, stream-ordered: a pool that
+                                 keeps its memory (hrpb_gpu_set_split) */
     /* NULL unless the plan's values change (hrpb_value_sources in hrpb.h,
      * kernels/hrpb_values_gpu.cu): */
     int64_t value_blocks;     /* the HRPB's blocks */

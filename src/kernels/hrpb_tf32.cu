@@ -643,6 +643,28 @@ extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_pr
     return deep_blocks_per_sm(panel_rows, warps, split, blocks_per_sm);
 }
 
+/* *pool = a memory pool on the current device that keeps the memory it has
+ * held. The device's default pool hands unused memory back to the driver
+ * at every synchronization (release threshold 0), and mapping a B-sized
+ * transpose again made column-major products that synchronize between
+ * calls up to 2.9x slower on an H100 (bench/results/colmajor-2026-11-26/). */
+static tcspmm_status create_scratch_pool(cudaMemPool_t *pool)
+{
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&props.location.id)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemPoolCreate(pool, &props)));
+    uint64_t keep = UINT64_MAX;
+    tcspmm_status st =
+        TCSPMM_CUDA(cudaMemPoolSetAttribute(*pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    if (st) {
+        cudaMemPoolDestroy(*pool);
+        *pool = NULL;
+    }
+    return st;
+}
+
 extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
                                             tcspmm_precision precision)
 {
@@ -678,6 +700,12 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     }
     g->split = split_for(precision);
     g->dependent_launch = dependent_launch_supported();
+    tcspmm_status pool = create_scratch_pool(&g->scratch);
+    if (pool) {
+        free(split_panels);
+        free(vpanels);
+        return pool;
+    }
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
     int device = 0, sms = 0;
@@ -787,6 +815,7 @@ void hrpb_gpu_free(hrpb_gpu *g)
     cudaFree(g->row_map);
     cudaFree(g->block_values);
     cudaFree(g->value_source);
+    if (g->scratch) cudaMemPoolDestroy(g->scratch);
     free(g);
 }
 
@@ -864,7 +893,8 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
 
     const int64_t ldt = (n + 3) / 4 * 4;
     float *bt = NULL;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMallocAsync((void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), s)));
+    TCSPMM_TRY(TCSPMM_CUDA(
+        cudaMallocFromPoolAsync((void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), g->scratch, s)));
     tcspmm_status st = dense_transpose_to_row_major(dB, ldb, g->cols, n, bt, ldt, s);
     if (!st) st = launch(g, n, alpha, bt, ldt, 1, beta, dC, c_si, c_sj, stages, s);
     tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(bt, s));
