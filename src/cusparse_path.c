@@ -18,9 +18,9 @@
  * CSR_ALG3's costs 0.07-33 ms on an H200
  * (bench/results/cusparse-values-2026-11-26/), so once three CSR_ALG3 calls
  * in a row had to preprocess again (shapes that alternate), the path takes
- * the fastest other algorithm from then on. CSR_ALG3 runs only for 16-byte-aligned B and C with leading
- * dimensions divisible by 4 (an ld of 133 faulted with a misaligned
- * address). A plan runs one SpMM at a time. */
+ * the fastest other algorithm from then on. CSR_ALG3 runs only for
+ * 16-byte-aligned B and C with leading dimensions divisible by 4 (an ld of
+ * 133 faulted with a misaligned address). A plan runs one SpMM at a time. */
 #include "cusparse_path.h"
 
 #include "device_copy.h"

@@ -644,16 +644,22 @@ extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_pr
 }
 
 /* *pool = a memory pool on the current device that keeps the memory it has
- * held. The device's default pool hands unused memory back to the driver
- * at every synchronization (release threshold 0), and mapping a B-sized
- * transpose again made column-major products that synchronize between
- * calls up to 2.9x slower on an H100 (bench/results/colmajor-2026-11-26/). */
+ * held, or NULL where the device has no stream-ordered pools. The device's
+ * default pool hands unused memory back to the driver at every
+ * synchronization (release threshold 0), and mapping a B-sized transpose
+ * again made column-major products that synchronize between calls up to
+ * 2.9x slower on an H100 (bench/results/colmajor-2026-11-26/). */
 static tcspmm_status create_scratch_pool(cudaMemPool_t *pool)
 {
+    *pool = NULL;
     cudaMemPoolProps props = {};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&props.location.id)));
+    int pools = 0;
+    TCSPMM_TRY(TCSPMM_CUDA(
+        cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, props.location.id)));
+    if (!pools) return TCSPMM_SUCCESS;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemPoolCreate(pool, &props)));
     uint64_t keep = UINT64_MAX;
     tcspmm_status st =
@@ -891,6 +897,10 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
         return launch(g, n, alpha, dB, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC, c_si,
                       c_sj, stages, s);
 
+    if (!g->scratch)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "hrpb_gpu_spmm: a column-major B needs a device with stream-ordered "
+                           "memory pools (cudaDevAttrMemoryPoolsSupported); use row-major B and C");
     const int64_t ldt = (n + 3) / 4 * 4;
     float *bt = NULL;
     TCSPMM_TRY(TCSPMM_CUDA(
