@@ -185,10 +185,14 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * means C is not read (it may hold NaN). Safe to call many times, one call
  * at a time per plan (a plan keeps state across calls: workspaces and
  * measured choices, which tcspmm_plan_path_for reads too); use one plan per
- * host thread that multiplies concurrently. On the HRPB path a column-major
- * B is first transposed into scratch from a memory pool the plan keeps
- * (cols x n floats at the largest n so far, stream-ordered; freed with the
- * plan), so calls that synchronize in between do not map it again.
+ * host thread that multiplies concurrently. Calls of one plan enqueued on
+ * different streams must not run on the GPU at the same time: the cuSPARSE
+ * path's workspaces and the sparse24 path's packed B are the plan's, shared
+ * by its calls (order the streams, or use one plan per stream). On the
+ * HRPB path a column-major B is first transposed into scratch from a memory
+ * pool the plan keeps (cols x n floats at the largest n so far,
+ * stream-ordered; freed with the plan), so calls that synchronize in
+ * between do not map it again.
  * CUDA graphs: after one call outside a capture with the same n, layout,
  * ldb, ldc, B and C (the first call of a shape may allocate scratch, and
  * on the cuSPARSE path it times cuSPARSE's algorithms), the call can be
