@@ -190,9 +190,9 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * path's workspaces and the sparse24 path's packed B are the plan's, shared
  * by its calls (order the streams, or use one plan per stream). On the
  * HRPB path a column-major B is first transposed into scratch from a memory
- * pool the plan keeps (cols x n floats at the largest n so far,
- * stream-ordered; freed with the plan), so calls that synchronize in
- * between do not map it again.
+ * pool the plan keeps (cols x n floats, n rounded up to 4, at the largest n
+ * so far; stream-ordered; freed with the plan), so calls that synchronize
+ * in between do not map it again.
  * CUDA graphs: after one call outside a capture with the same n, layout,
  * ldb, ldc, B and C (the first call of a shape may allocate scratch, and
  * on the cuSPARSE path it times cuSPARSE's algorithms), the call can be
@@ -296,7 +296,7 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * path and its measured choices stay as they are (a pattern's speed does not
  * depend on its values), and the plan's arrays stay where they are, so CUDA
  * graphs captured earlier see the new values (the cuSPARSE path keeps
- * cuSPARSE's preprocessing, which depends on the pattern only).
+ * cuSPARSE's preprocessing, which does not depend on the values).
  * First every value is checked finite (else TCSPMM_ERROR_INVALID_MATRIX,
  * naming the first bad index, and the plan keeps its values), and on the
  * sparse24 path below the magnitude its precision rounds to infinity

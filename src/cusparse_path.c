@@ -8,7 +8,10 @@
  * and CSR_ALG2 run cuSPARSE's SpMV there), for ALG_DEFAULT with column-major
  * B and C (1.04x-1.3x), and for CSR_ALG3; elsewhere it made calls 2-4%
  * slower. Each algorithm keeps one preprocessing, for the last shape (N,
- * leading dimensions, layout) it ran on, redone when that changes. It lives
+ * leading dimensions, layout) it ran on, redone when that changes; a call
+ * of another shape that does not preprocess drops it (cuSPARSE may use the
+ * workspace as scratch: N = 1, then 256, then 1 again gave relative errors
+ * above 1 on ALG_DEFAULT and CSR_ALG2 when it was kept). It lives
  * in the descriptor and workspace and is tied to them (CSR_ALG3 gave wrong
  * results otherwise, and sharing one descriptor between algorithms did too,
  * on an H100 with CUDA 13.0), but not to A's values nor to the B and C
@@ -272,6 +275,8 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
         if (s != CUSPARSE_STATUS_NOT_SUPPORTED) st = TCSPMM_CUSPARSE(s); /* else: none to do */
         p->alg[a].pre = shape;
         p->alg[a].pre_valid = !st;
+    } else if (stale) { /* a call of another shape may use the workspace as it likes */
+        p->alg[a].pre_valid = 0;
     }
     if (!st) {
         cusparseStatus_t s = cusparseSpMM(p->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,

@@ -8,12 +8,15 @@
  * column-major), new random values, a product on other B and C buffers of
  * the same shape and one on the first buffers again (the path preprocesses
  * once per shape: N, leading dimensions and layout), each against the
- * float64 reference of A with its values then. Leading dimensions are padded
- * to multiples of 4 so that CSR_ALG3 runs; C is poisoned or random (beta
- * 0.25), and B is fresh each time. A preprocessing that kept the old values
- * or the first buffers gives errors of the size of the results themselves,
- * far above the tolerance. */
+ * float64 reference of A with its values then; and N = 1, 128, 1 on one
+ * pair of buffers (a call of another shape may use the workspace that holds
+ * the first shape's preprocessing). Leading dimensions are multiples of 4,
+ * padded, so that CSR_ALG3 runs, and it must have run; C is poisoned or
+ * random (beta 0.25), and B is fresh each time. A preprocessing that kept
+ * the old values or a lost workspace gives errors of the size of the
+ * results themselves, far above the tolerance. */
 #include <cuda_runtime.h>
+#include <cusparse.h>
 #include <stdlib.h>
 
 #include "cusparse_path.h"
@@ -28,6 +31,13 @@
 
 static uint64_t seed = 31000;
 static cudaStream_t stream;
+static int alg3_row_major_runs; /* CSR_ALG3 must run: its preprocessing is the costly one */
+
+/* x rounded up to a multiple of 4, plus 4: a leading dimension CSR_ALG3 takes. */
+static int64_t ld_for(int64_t x)
+{
+    return (x + 3) / 4 * 4 + 4;
+}
 
 /* One product of algorithm alg on dB and dC (room for t's B and C) against
  * the reference of A; 0 when cuSPARSE does not offer alg for the layout. */
@@ -35,14 +45,15 @@ static int check_product(cusparse_path *p, int alg, const tcspmm_csr *A, int64_t
                          tcspmm_layout layout, float beta, float *dB, float *dC, const char *what)
 {
     const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
-    const int inner = (int)((row_major ? n : A->cols) % 4), pad = 4 + (4 - inner) % 4;
     test_operands t;
-    test_operands_make(&t, A, n, layout, pad, beta, seed);
+    test_operands_make_ld(&t, A, n, layout, ld_for(row_major ? n : A->cols),
+                          ld_for(row_major ? n : A->rows), beta, seed);
     seed += 2;
     CHECK(cudaMemcpyAsync(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
     CHECK(cudaMemcpyAsync(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
     tcspmm_status st = cusparse_path_spmm(p, alg, n, 1.5f, dB, t.ldb, beta, dC, t.ldc, layout, stream);
     int ran = st == TCSPMM_SUCCESS;
+    alg3_row_major_runs += ran && row_major && alg == CUSPARSE_SPMM_CSR_ALG3;
     if (st == TCSPMM_ERROR_UNSUPPORTED) tcspmm_clear_error(); /* not offered here */
     else CHECK_OK(st);
     if (ran) {
@@ -61,14 +72,21 @@ static int check_product(cusparse_path *p, int alg, const tcspmm_csr *A, int64_t
     return ran;
 }
 
-/* Products on two pairs of B and C buffers (the second 16 bytes into its
- * allocations): on the first pair, new values (written into A's host copy),
- * on the second pair, on the first again. */
+/* Bytes for B or C of A at n columns, leading dimensions from ld_for, in
+ * whole 256-byte units. */
+static size_t room_for(const tcspmm_csr *A, int64_t n)
+{
+    const size_t room = (size_t)ld_for(A->rows > A->cols ? A->rows : A->cols) * ld_for(n) * 4;
+    return (room + 255) / 256 * 256;
+}
+
+/* Products on two pairs of B and C buffers (the second pair starts 16 bytes
+ * after the end of the first): on the first pair, new values (written into
+ * A's host copy), on the second pair, on the first again. */
 static void check_shape(cusparse_path *p, int alg, tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         const char *what)
 {
-    size_t room = (size_t)((A->rows > A->cols ? A->rows : A->cols) + 8) * (size_t)(n + 8) * 4;
-    room = (room + 255) / 256 * 256;
+    const size_t room = room_for(A, n);
     float *dB = NULL, *dC = NULL, *dv = NULL;
     CHECK(cudaMalloc((void **)&dB, 2 * room + 16) == cudaSuccess);
     CHECK(cudaMalloc((void **)&dC, 2 * room + 16) == cudaSuccess);
@@ -87,6 +105,23 @@ static void check_shape(cusparse_path *p, int alg, tcspmm_csr *A, int64_t n, tcs
     cudaFree(dv);
 }
 
+/* N = 1, 128, 1 again on one pair of buffers: the call of the other shape
+ * must not leave a preprocessing for the first that its workspace no longer
+ * holds. */
+static void check_shape_return(cusparse_path *p, int alg, const tcspmm_csr *A,
+                               tcspmm_layout layout, const char *what)
+{
+    const size_t room = room_for(A, 128);
+    float *dB = NULL, *dC = NULL;
+    CHECK(cudaMalloc((void **)&dB, room) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dC, room) == cudaSuccess);
+    if (check_product(p, alg, A, 1, layout, 0.0f, dB, dC, what) &&
+        check_product(p, alg, A, 128, layout, 0.0f, dB, dC, what))
+        check_product(p, alg, A, 1, layout, 0.25f, dB, dC, what);
+    cudaFree(dB);
+    cudaFree(dC);
+}
+
 static void check_matrix(const tcspmm_csr *given, const char *what)
 {
     static const int64_t ns[] = {1, 3, 32, 128};
@@ -94,11 +129,12 @@ static void check_matrix(const tcspmm_csr *given, const char *what)
     CHECK_OK(csr_copy(given, &A));
     cusparse_path *p = NULL;
     CHECK_OK(cusparse_path_create(&A, NULL, &p));
-    if (!p) return;
-    for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS; a++)
-        for (int l = 0; l < 2; l++)
+    for (int a = 0; p && a < CUSPARSE_PATH_NUM_ALGS; a++)
+        for (int l = 0; l < 2; l++) {
             for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
                 check_shape(p, cusparse_path_algs[a], &A, ns[i], (tcspmm_layout)l, what);
+            check_shape_return(p, cusparse_path_algs[a], &A, (tcspmm_layout)l, what);
+        }
     cusparse_path_destroy(p);
     tcspmm_csr_free(&A);
 }
@@ -116,6 +152,8 @@ int main(void)
         check_matrix(&A, files[i]);
         tcspmm_csr_free(&A);
     }
+    printf("CSR_ALG3 ran %d row-major products\n", alg3_row_major_runs);
+    CHECK(alg3_row_major_runs > 0);
     cudaStreamDestroy(stream);
     return tests_finish();
 }

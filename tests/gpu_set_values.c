@@ -188,7 +188,7 @@ static tcspmm_plan *updatable_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm
 
 /* A graph of a product on path captured before an update launches with
  * the new values (on the cuSPARSE path with the preprocessing it captured:
- * N = 1 and CSR_ALG3 preprocess). */
+ * N = 1 preprocesses, and so does CSR_ALG3 where the race takes it). */
 static void test_graph(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision, int64_t n)
 {
     tcspmm_plan *plan = updatable_plan(A, path, precision);

@@ -49,9 +49,17 @@ const char *tests_data(const char *name)
 void test_operands_make(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         int pad, float beta, uint64_t seed)
 {
-    int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
-    t->ldb = (row_major ? n : A->cols) + pad;
-    t->ldc = (row_major ? n : A->rows) + pad;
+    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    test_operands_make_ld(t, A, n, layout, (row_major ? n : A->cols) + pad,
+                          (row_major ? n : A->rows) + pad, beta, seed);
+}
+
+void test_operands_make_ld(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
+                           int64_t ldb, int64_t ldc, float beta, uint64_t seed)
+{
+    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    t->ldb = ldb;
+    t->ldc = ldc;
     t->bsize = (size_t)(row_major ? A->cols : n) * t->ldb;
     t->csize = (size_t)(row_major ? A->rows : n) * t->ldc;
     t->B = malloc((t->bsize + 1) * sizeof(float));

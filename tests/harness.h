@@ -30,6 +30,9 @@ typedef struct test_operands {
 
 void test_operands_make(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         int pad, float beta, uint64_t seed);
+/* The same with the leading dimensions given (at least the minimum). */
+void test_operands_make_ld(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
+                           int64_t ldb, int64_t ldc, float beta, uint64_t seed);
 void test_operands_free(test_operands *t);
 
 /* One product of plan with n columns (alpha 1.5, beta 0.25, row-major,

@@ -36,8 +36,8 @@ struct hrpb_gpu {
     uint8_t *packed;
     int64_t *row_map;         /* rows, or NULL: the row of C of each panel row (hrpb.h) */
     cudaMemPool_t scratch;    /* a column-major B's transposes, stream-ordered: a pool that
-                                 keeps its memory (hrpb_gpu_set_split); NULL where the
-                                 device has no memory pools */
+                                 keeps its memory (hrpb_gpu_set_split); NULL where none
+                                 could be made */
     /* NULL unless the plan's values change (hrpb_value_sources in hrpb.h,
      * kernels/hrpb_values_gpu.cu): */
     int64_t value_blocks;     /* the HRPB's blocks */

@@ -643,32 +643,34 @@ extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_pr
     return deep_blocks_per_sm(panel_rows, warps, split, blocks_per_sm);
 }
 
-/* *pool = a memory pool on the current device that keeps the memory it has
- * held, or NULL where the device has no stream-ordered pools. The device's
+/* A memory pool on the current device that keeps the memory it has held,
+ * or NULL where the device has no stream-ordered pools or none can be made
+ * (then only column-major products are refused, saying so). The device's
  * default pool hands unused memory back to the driver at every
  * synchronization (release threshold 0), and mapping a B-sized transpose
  * again made column-major products that synchronize between calls up to
  * 2.9x slower on an H100 (bench/results/colmajor-2026-11-26/). */
-static tcspmm_status create_scratch_pool(cudaMemPool_t *pool)
+static cudaMemPool_t create_scratch_pool(void)
 {
-    *pool = NULL;
     cudaMemPoolProps props = {};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&props.location.id)));
     int pools = 0;
-    TCSPMM_TRY(TCSPMM_CUDA(
-        cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, props.location.id)));
-    if (!pools) return TCSPMM_SUCCESS;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMemPoolCreate(pool, &props)));
+    cudaMemPool_t pool = NULL;
     uint64_t keep = UINT64_MAX;
-    tcspmm_status st =
-        TCSPMM_CUDA(cudaMemPoolSetAttribute(*pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    if (st) {
-        cudaMemPoolDestroy(*pool);
-        *pool = NULL;
+    if (cudaGetDevice(&props.location.id) != cudaSuccess ||
+        cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, props.location.id) !=
+            cudaSuccess ||
+        !pools || cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
+        cudaGetLastError(); /* the plan goes on without it */
+        return NULL;
     }
-    return st;
+    if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+        cudaGetLastError();
+        cudaMemPoolDestroy(pool);
+        return NULL;
+    }
+    return pool;
 }
 
 extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
@@ -706,12 +708,7 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     }
     g->split = split_for(precision);
     g->dependent_launch = dependent_launch_supported();
-    tcspmm_status pool = create_scratch_pool(&g->scratch);
-    if (pool) {
-        free(split_panels);
-        free(vpanels);
-        return pool;
-    }
+    if (!g->scratch) g->scratch = create_scratch_pool();
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
     int device = 0, sms = 0;
@@ -899,8 +896,9 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
 
     if (!g->scratch)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "hrpb_gpu_spmm: a column-major B needs a device with stream-ordered "
-                           "memory pools (cudaDevAttrMemoryPoolsSupported); use row-major B and C");
+                           "hrpb_gpu_spmm: a column-major B needs a stream-ordered memory pool, "
+                           "which this device does not offer or could not make; use row-major "
+                           "B and C");
     const int64_t ldt = (n + 3) / 4 * 4;
     float *bt = NULL;
     TCSPMM_TRY(TCSPMM_CUDA(
