@@ -413,9 +413,8 @@ static void test_sparse24_bytes(sp24_structure structure, tcspmm_precision p)
     float *d = on_device(A.values, A.nnz);
     CHECK_OK(sp24_gpu_set_values(g, pattern.row_ptr, pattern.col_idx, d, stream));
     CHECK_OK(sp24_compress(&A, p, 0, 1, &fresh));
-    const size_t vbytes = (size_t)(fresh.rows_pad * (fresh.cols_pad / 2) * fresh.elem_bytes);
-    const size_t mbytes = (size_t)(fresh.rows_pad / 16 * (fresh.cols_pad / sp24_ktile_cols(p)) *
-                                   SP24_META_WORDS) * 4;
+    size_t vbytes, mbytes;
+    sp24_sizes(&fresh, &vbytes, &mbytes);
     void *back = malloc(vbytes);
     CHECK(cudaMemcpyAsync(back, g->values, vbytes, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
     CHECK(cudaStreamSynchronize(stream) == cudaSuccess);

@@ -14,14 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
-{
-    if (a->rows != b->rows || a->cols != b->cols || a->nnz != b->nnz) return 0;
-    return memcmp(a->row_ptr, b->row_ptr, (size_t)(a->rows + 1) * sizeof(int64_t)) == 0 &&
-           memcmp(a->col_idx, b->col_idx, (size_t)a->nnz * sizeof(int32_t)) == 0 &&
-           memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float)) == 0;
-}
-
 /* A random rows x cols CSR: about density of the entries, row rows/2 dense,
  * every 7th row empty, random float bit patterns of all magnitudes. */
 static void random_csr(int64_t rows, int64_t cols, double density, uint64_t seed, tcspmm_csr *A)
@@ -54,7 +46,7 @@ static void round_trip(const char *path, const tcspmm_csr *A)
     tcspmm_csr B;
     CHECK_OK(tcspmm_write_mtx(path, A));
     CHECK_OK(tcspmm_read_mtx(path, &B));
-    CHECK(csr_equal(A, &B));
+    CHECK(tests_csr_equal(A, &B));
     tcspmm_csr_free(&B);
     remove(path);
 }
@@ -85,7 +77,7 @@ int main(void)
     close(saved);
     CHECK(st == TCSPMM_SUCCESS);
     CHECK_OK(tcspmm_read_mtx(out, &B));
-    CHECK(csr_equal(&A, &B));
+    CHECK(tests_csr_equal(&A, &B));
     tcspmm_csr_free(&B);
     remove(out);
 

@@ -340,8 +340,9 @@ static void check_entry_slots(sp24_structure structure, tcspmm_precision p)
     CHECK_OK(sp24_compress(&A, p, 1, 1, &by_zeros));
     for (int64_t k = 0; k < A.nnz; k++) A.values[k] = (float)(k % 1000 + 1);
     CHECK_OK(sp24_compress(&A, p, 1, 1, &s));
-    int64_t meta_words = s.rows_pad / 16 * (s.cols_pad / sp24_ktile_cols(p)) * SP24_META_WORDS;
-    CHECK(memcmp(by_zeros.meta, s.meta, (size_t)meta_words * 4) == 0);
+    size_t value_bytes, meta_bytes;
+    sp24_sizes(&s, &value_bytes, &meta_bytes);
+    CHECK(memcmp(by_zeros.meta, s.meta, meta_bytes) == 0);
     float *back = malloc((size_t)A.nnz * sizeof(float));
     sp24_entry_values(&s, &A, back);
     CHECK(memcmp(back, A.values, (size_t)A.nnz * sizeof(float)) == 0);

@@ -79,6 +79,9 @@ typedef struct sp24 {
 /* Logical columns per k-tile: 64 for 16-bit types, 32 for TF32. */
 int sp24_ktile_cols(tcspmm_precision precision);
 
+/* The bytes of s's values and of its metadata, from its padded sizes. */
+void sp24_sizes(const sp24 *s, size_t *value_bytes, size_t *meta_bytes);
+
 /* Compresses a validated CSR for a precision (TF32: the matrix must be 1:2;
  * BF16, FP16: 2:4), its structure counted as sparse24_detect counts it with
  * every_entry (with every_entry, an entry whose value is zero keeps its

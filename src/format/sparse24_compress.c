@@ -101,6 +101,13 @@ int sp24_ktile_cols(tcspmm_precision precision)
 
 static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
+void sp24_sizes(const sp24 *s, size_t *value_bytes, size_t *meta_bytes)
+{
+    *value_bytes = (size_t)(s->rows_pad * (s->cols_pad / 2) * s->elem_bytes);
+    *meta_bytes = (size_t)(s->rows_pad / 16 * (s->cols_pad / sp24_ktile_cols(s->precision)) *
+                           SP24_META_WORDS) * sizeof(uint32_t);
+}
+
 void sp24_code_position(const sp24 *s, int64_t row, int64_t c, int64_t *word, int *shift)
 {
     int64_t k_tiles = s->cols_pad / sp24_ktile_cols(s->precision);
@@ -198,9 +205,11 @@ tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int
     out->elem_bytes = precision == TCSPMM_PRECISION_TF32 ? 4 : 2;
     out->rows_pad = round_up(A->rows > 0 ? A->rows : 1, SP24_ROW_TILE);
     out->cols_pad = round_up(A->cols > 0 ? A->cols : 1, sp24_ktile_cols(precision));
-    int64_t tiles = out->rows_pad / 16, k_tiles = out->cols_pad / sp24_ktile_cols(precision);
-    out->values = malloc((size_t)(out->rows_pad * (out->cols_pad / 2) * out->elem_bytes));
-    out->meta = malloc((size_t)(tiles * k_tiles * SP24_META_WORDS) * sizeof(uint32_t));
+    const int64_t tiles = out->rows_pad / 16;
+    size_t value_bytes, meta_bytes;
+    sp24_sizes(out, &value_bytes, &meta_bytes);
+    out->values = malloc(value_bytes);
+    out->meta = malloc(meta_bytes);
     if (!out->values || !out->meta) {
         sp24_free(out);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,

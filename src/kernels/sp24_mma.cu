@@ -370,14 +370,6 @@ static int elem_of(tcspmm_precision p)
                                                                                 : ELEM_FP16;
 }
 
-/* The bytes of s's values and metadata. */
-static void compressed_bytes(const sp24 *s, size_t *vbytes, size_t *ebytes)
-{
-    *vbytes = (size_t)(s->rows_pad * (s->cols_pad / 2) * s->elem_bytes);
-    *ebytes = (size_t)(s->rows_pad / 16 * (s->cols_pad / sp24_ktile_cols(s->precision)) *
-                       SP24_META_WORDS) * sizeof(uint32_t);
-}
-
 extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
 {
     *out = NULL;
@@ -397,7 +389,7 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     g->cols_pad = s->cols_pad;
     g->elem_bytes = s->elem_bytes;
     size_t vbytes, ebytes;
-    compressed_bytes(s, &vbytes, &ebytes);
+    sp24_sizes(s, &vbytes, &ebytes);
     int device = 0;
     tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&device));
     if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&g->num_sms, cudaDevAttrMultiProcessorCount,
