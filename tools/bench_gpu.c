@@ -70,7 +70,7 @@ static tcspmm_status copy_bandwidth(timer *t, double *gbs)
     return st;
 }
 
-static tcspmm_status upload_random(float **d, size_t count, uint64_t seed)
+tcspmm_status bench_upload_random(float **d, size_t count, uint64_t seed)
 {
     float *h = malloc((count ? count : 1) * sizeof(float));
     if (!h) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
@@ -137,8 +137,8 @@ tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     t.times = malloc((size_t)reps * sizeof(float));
     tcspmm_status st = t.times ? gpu_timer_create(&t.gpu, NULL)
                                : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
-    if (!st) st = upload_random((float **)&c.B, (size_t)A->cols * n, seed);
-    if (!st) st = upload_random(&c.C, (size_t)A->rows * n, seed + 1);
+    if (!st) st = bench_upload_random((float **)&c.B, (size_t)A->cols * n, seed);
+    if (!st) st = bench_upload_random(&c.C, (size_t)A->rows * n, seed + 1);
     if (!st) st = bench_all(&t, plan, A, &c, reps, out);
     cudaFree((void *)c.B);
     cudaFree(c.C);

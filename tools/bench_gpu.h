@@ -25,6 +25,9 @@ typedef struct bench_result {
 tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         float alpha, float beta, int reps, uint64_t seed, bench_result *out);
 
+/* *d = a new device array (cudaFree it) of count random floats from seed. */
+tcspmm_status bench_upload_random(float **d, size_t count, uint64_t seed);
+
 /* Sorts ms[0..n) and returns the median (ms[n / 2]); for the host-side
  * timings of the tools, where n is small. */
 double bench_median_ms(double *ms, int n);

@@ -352,23 +352,14 @@ static int bench_new_values(const args *a, const tcspmm_csr *A, tcspmm_plan *pla
     tcspmm_status st = tcspmm_plan_info(plan, &info);
     if (st) return lib_error("plan info", st);
     if (info.path == TCSPMM_PATH_CPU || A->nnz == 0) return 0;
-    const size_t counts[3] = {(size_t)A->nnz, (size_t)(A->cols * a->n), (size_t)(A->rows * a->n)};
-    float *host = NULL, *dev[3] = {NULL, NULL, NULL};
-    cudaError_t e = cudaSuccess;
-    for (int i = 0; i < 3 && e == cudaSuccess; i++) { /* new values, B, C */
-        free(host);
-        host = malloc((counts[i] ? counts[i] : 1) * sizeof(float));
-        e = host ? cudaMalloc((void **)&dev[i], (counts[i] ? counts[i] : 1) * sizeof(float))
-                 : cudaErrorMemoryAllocation;
-        if (e == cudaSuccess) {
-            if (i == 0) memcpy(host, A->values, counts[0] * sizeof(float));
-            else rng_fill(host, counts[i], a->seed + 2 + i);
-            e = cudaMemcpy(dev[i], host, counts[i] * sizeof(float), cudaMemcpyHostToDevice);
-        }
-    }
-    free(host);
-    int status = 0;
-    if (e != cudaSuccess) status = die("CUDA: %s", cudaGetErrorString(e));
+    float *dev[3] = {NULL, NULL, NULL}; /* new values, B, C */
+    const size_t vbytes = (size_t)A->nnz * sizeof(float);
+    cudaError_t e = cudaMalloc((void **)&dev[0], vbytes);
+    if (e == cudaSuccess) e = cudaMemcpy(dev[0], A->values, vbytes, cudaMemcpyHostToDevice);
+    int status = e != cudaSuccess ? die("CUDA: %s", cudaGetErrorString(e)) : 0;
+    if (!status) st = bench_upload_random(&dev[1], (size_t)(A->cols * a->n), a->seed + 3);
+    if (!status && !st) st = bench_upload_random(&dev[2], (size_t)(A->rows * a->n), a->seed + 4);
+    if (!status && st) status = lib_error("uploading B and C", st);
     double alone = status ? NAN : time_updates(a, plan, A->rows, A->cols, dev[0], NULL);
     double with_product =
         isnan(alone) ? NAN : time_updates(a, plan, A->rows, A->cols, dev[0], dev + 1);
