@@ -8,10 +8,10 @@
 #include "csr_gpu.h"
 #include "device_copy.h"
 #include "error.h"
+#include "format/csr.h"
 
 #include <cuda_runtime.h>
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,12 +53,8 @@ static tcspmm_status check_values(tcspmm_plan *plan, const float *values, int on
         TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&v, values + first, sizeof v, cudaMemcpyDeviceToHost)));
         return fail_value(plan, first, v);
     }
-    first = INT64_MAX;
-#pragma omp parallel for num_threads(plan->opt.host_threads > 0 ? plan->opt.host_threads : omp_get_max_threads()) \
-    schedule(static) reduction(min : first)
-    for (int64_t k = 0; k < nnz; k++)
-        if (!(fabsf(values[k]) < limit) && k < first) first = k;
-    return first == INT64_MAX ? TCSPMM_SUCCESS : fail_value(plan, first, values[first]);
+    first = csr_first_beyond(values, nnz, limit, plan->opt.host_threads);
+    return first < 0 ? TCSPMM_SUCCESS : fail_value(plan, first, values[first]);
 }
 
 /* Every copy of A the plan keeps gets the new values; host_values and

@@ -4,8 +4,19 @@
 #include "../error.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+
+int64_t csr_first_beyond(const float *values, int64_t count, float limit, int threads)
+{
+    int64_t first = INT64_MAX;
+#pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) \
+    schedule(static) reduction(min : first)
+    for (int64_t k = 0; k < count; k++)
+        if (!(fabsf(values[k]) < limit) && k < first) first = k;
+    return first == INT64_MAX ? -1 : first;
+}
 
 tcspmm_status csr_alloc(int64_t rows, int64_t cols, int64_t nnz, tcspmm_csr *out)
 {

@@ -24,6 +24,11 @@ tcspmm_status csr_validate_row_ptr(const tcspmm_csr *A);
 tcspmm_status csr_fail_bad_row(int64_t row);
 tcspmm_status csr_fail_row_ptr_ends(int64_t first, int64_t last, int64_t nnz);
 
+/* The first index k < count with |values[k]| not below limit (NaN and, for
+ * a limit of INFINITY, the infinities included), or -1; OpenMP (threads:
+ * 0 = all). csr_gpu_first_beyond is its device twin. */
+int64_t csr_first_beyond(const float *values, int64_t count, float limit, int threads);
+
 /* malloc for arrays of megabytes, backed by huge pages where the system
  * allows (large_alloc.c); free() releases it. */
 void *large_alloc(size_t bytes);

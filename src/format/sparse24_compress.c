@@ -4,6 +4,8 @@
  * the roundings to bf16, fp16 and tf32. */
 #include "sparse24.h"
 
+#include "csr.h"
+
 #include "../error.h"
 
 #include <math.h>
@@ -251,13 +253,8 @@ tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int
                            (long long)(bad_unit * width + width - 1), width / 2,
                            width == 2 ? "1:2 (needed for tf32)" : "2:4");
     }
-    const float limit = sp24_overflow_limit(precision);
-    int64_t first = INT64_MAX;
-#pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) \
-    schedule(static) reduction(min : first)
-    for (int64_t k = 0; k < A->nnz; k++)
-        if (!(fabsf(A->values[k]) < limit) && k < first) first = k;
-    if (first == INT64_MAX) return TCSPMM_SUCCESS;
+    const int64_t first = csr_first_beyond(A->values, A->nnz, sp24_overflow_limit(precision), threads);
+    if (first < 0) return TCSPMM_SUCCESS;
     sp24_free(out);
     return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "sp24_compress: value %g (entry %lld) overflows %s",
                        (double)A->values[first], (long long)first, tcspmm_precision_name(precision));
