@@ -37,7 +37,7 @@ struct hrpb_gpu {
     int64_t *row_map;         /* rows, or NULL: the row of C of each panel row (hrpb.h) */
     cudaMemPool_t scratch;    /* a column-major B's transposes, stream-ordered: a pool that
                                  keeps its memory (hrpb_gpu_set_split); NULL where none
-                                 could be made */
+                                 could be made, and B is then read in place */
     /* NULL unless the plan's values change (hrpb_value_sources in hrpb.h,
      * kernels/hrpb_values_gpu.cu): */
     int64_t value_blocks;     /* the HRPB's blocks */

@@ -645,7 +645,7 @@ extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_pr
 
 /* A memory pool on the current device that keeps the memory it has held,
  * or NULL where the device has no stream-ordered pools or none can be made
- * (then only column-major products are refused, saying so). The device's
+ * (then a column-major B is read where it lies, transpose_b). The device's
  * default pool hands unused memory back to the driver at every
  * synchronization (release threshold 0), and mapping a B-sized transpose
  * again made column-major products that synchronize between calls up to
@@ -862,9 +862,11 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
 }
 
 /* The rule for a column-major B: transpose it unless n is 1 (then a column
- * is contiguous already) or too wide for the transpose's grid. */
-static bool transpose_b(int64_t n, hrpb_colb_mode mode)
+ * is contiguous already), it is too wide for the transpose's grid, or g has
+ * no pool for the transpose (then B is read where it lies). */
+static bool transpose_b(const hrpb_gpu *g, int64_t n, hrpb_colb_mode mode)
 {
+    if (!g->scratch) return false;
     if (mode != HRPB_COLB_AUTO) return mode == HRPB_COLB_TRANSPOSE;
     return n > 1 && n <= 65535 * 32;
 }
@@ -890,15 +892,10 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
     if (n == 0 || g->rows == 0) return TCSPMM_SUCCESS;
     cudaStream_t s = (cudaStream_t)stream;
     const int64_t c_si = row_major ? ldc : 1, c_sj = row_major ? 1 : ldc;
-    if (row_major || !transpose_b(n, mode) || g->cols == 0)
+    if (row_major || !transpose_b(g, n, mode) || g->cols == 0)
         return launch(g, n, alpha, dB, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC, c_si,
                       c_sj, stages, s);
 
-    if (!g->scratch)
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "hrpb_gpu_spmm: a column-major B needs a stream-ordered memory pool, "
-                           "which this device does not offer or could not make; use row-major "
-                           "B and C");
     const int64_t ldt = (n + 3) / 4 * 4;
     float *bt = NULL;
     TCSPMM_TRY(TCSPMM_CUDA(
