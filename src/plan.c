@@ -53,6 +53,12 @@ static tcspmm_status find_device(tcspmm_plan *plan)
 
 /* The HRPB kernel's arithmetic for a requested precision: FP32-accurate
  * (3xTF32) for fp32, TF32 otherwise (bf16/fp16 are sparse24 precisions). */
+/* Whether a plan on path runs the HRPB kernel (AUTO: a measured plan). */
+static int runs_hrpb(tcspmm_path path)
+{
+    return path == TCSPMM_PATH_HRPB || path == TCSPMM_PATH_AUTO;
+}
+
 static tcspmm_precision hrpb_precision(tcspmm_precision want)
 {
     return want == TCSPMM_PRECISION_FP32 ? TCSPMM_PRECISION_FP32 : TCSPMM_PRECISION_TF32;
@@ -192,7 +198,7 @@ static int sparse24_fits(sp24_structure s, tcspmm_precision p)
 static tcspmm_precision effective_precision(tcspmm_path path, tcspmm_precision want)
 {
     if (path == TCSPMM_PATH_SPARSE24) return want;
-    if (path == TCSPMM_PATH_HRPB || path == TCSPMM_PATH_AUTO) return hrpb_precision(want);
+    if (runs_hrpb(path)) return hrpb_precision(want);
     return TCSPMM_PRECISION_FP32; /* cuSPARSE, and the CPU's float64 accumulation */
 }
 
@@ -307,7 +313,7 @@ static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)
 {
     double t0 = now_ms();
     const tcspmm_path path = plan->info.path;
-    const int hrpb = path == TCSPMM_PATH_HRPB || path == TCSPMM_PATH_AUTO; /* AUTO: measured */
+    const int hrpb = runs_hrpb(path);
     if (path == TCSPMM_PATH_CUSPARSE || path == TCSPMM_PATH_AUTO) /* input is NULL for device input */
         TCSPMM_TRY(cusparse_path_create(plan->input, dA->row_ptr ? dA : NULL, &plan->cusparse));
     if (hrpb && plan->hrpb_dev)
@@ -375,8 +381,7 @@ static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu 
     tcspmm_info *info = &plan->info;
     info->structure = sparse24_structure_name(s);
     TCSPMM_TRY(choose_path(plan, s, dA));
-    const int runs_hrpb = info->path == TCSPMM_PATH_HRPB || info->path == TCSPMM_PATH_AUTO;
-    if (plan->opt.updatable_values && runs_hrpb && plan->hrpb_dev) /* built on the device */
+    if (plan->opt.updatable_values && runs_hrpb(info->path) && plan->hrpb_dev) /* built on the device */
         TCSPMM_TRY(hrpb_gpu_map_values(plan->hrpb_dev, plan->hrpb.block_ptr, dA));
     const tcspmm_csr *A = NULL;
     const int sparse24 = info->path == TCSPMM_PATH_SPARSE24;
@@ -472,7 +477,7 @@ static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
         return st;
     }
     if (plan->info.path != TCSPMM_PATH_CPU) { /* the host copy of HRPB is no longer needed */
-        if (plan->info.path == TCSPMM_PATH_HRPB || plan->info.path == TCSPMM_PATH_AUTO)
+        if (runs_hrpb(plan->info.path))
             hrpb_drop_blocks(&plan->hrpb); /* spmm_host, also after plan_stop_measuring */
         else hrpb_free(&plan->hrpb);
         wave_split_free(&plan->split);

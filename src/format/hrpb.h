@@ -38,6 +38,7 @@
 #ifndef TCSPMM_HRPB_H
 #define TCSPMM_HRPB_H
 
+#include "host_device.h"
 #include "tcspmm.h"
 
 #ifdef __cplusplus
@@ -71,14 +72,8 @@ static inline int64_t hrpb_row_of(const hrpb *h, int64_t i)
     return h->row_map ? h->row_map[i] : i;
 }
 
-#if defined(__CUDACC__)
-#define HRPB_HOST_DEVICE __host__ __device__
-#else
-#define HRPB_HOST_DEVICE
-#endif
-
 /* Set bits of x, on the host and on the device. */
-HRPB_HOST_DEVICE static inline int hrpb_popcount64(uint64_t x)
+TCSPMM_HOST_DEVICE static inline int hrpb_popcount64(uint64_t x)
 {
 #if defined(__CUDA_ARCH__)
     return __popcll(x);
@@ -94,7 +89,7 @@ HRPB_HOST_DEVICE static inline int hrpb_popcount64(uint64_t x)
  * the panel's active columns (increasing; the -1 pads of the last block sort
  * last when compared unsigned). On the host (hrpb_value_sources) and the
  * device (kernels/hrpb_values_gpu.cu). */
-HRPB_HOST_DEVICE static inline int hrpb_value_place(const int64_t *block_ptr,
+TCSPMM_HOST_DEVICE static inline int hrpb_value_place(const int64_t *block_ptr,
                                                     const int32_t *active_cols,
                                                     const int64_t *size_ptr, const uint8_t *packed,
                                                     int64_t p, int r, int32_t c, int64_t *block)
@@ -123,7 +118,7 @@ HRPB_HOST_DEVICE static inline int hrpb_value_place(const int64_t *block_ptr,
 }
 
 /* The values block b holds (its patterns' set bits). */
-HRPB_HOST_DEVICE static inline int hrpb_block_values(const int64_t *size_ptr, const uint8_t *packed,
+TCSPMM_HOST_DEVICE static inline int hrpb_block_values(const int64_t *size_ptr, const uint8_t *packed,
                                                      int64_t b)
 {
     const uint8_t *block = packed + size_ptr[b];
@@ -135,7 +130,7 @@ HRPB_HOST_DEVICE static inline int hrpb_block_values(const int64_t *size_ptr, co
 
 /* The values of block b, in order, lie at packed + hrpb_values_offset(...)
  * bytes (after its header and patterns). */
-HRPB_HOST_DEVICE static inline int64_t hrpb_values_offset(const int64_t *size_ptr,
+TCSPMM_HOST_DEVICE static inline int64_t hrpb_values_offset(const int64_t *size_ptr,
                                                           const uint8_t *packed, int64_t b)
 {
     return size_ptr[b] + HRPB_HEADER_BYTES + 8 * (int64_t)packed[size_ptr[b] + 4];

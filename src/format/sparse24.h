@@ -41,6 +41,7 @@
 #ifndef TCSPMM_SPARSE24_H
 #define TCSPMM_SPARSE24_H
 
+#include "host_device.h"
 #include "tcspmm.h"
 
 #ifdef __cplusplus
@@ -114,12 +115,6 @@ uint16_t sp24_half_bits(float x, tcspmm_precision precision);
 /* The value of a bf16 or fp16 bit pattern (precision BF16 or FP16). */
 float sp24_half_value(uint16_t bits, tcspmm_precision precision);
 
-#ifdef __CUDACC__
-#define SP24_HOST_DEVICE __host__ __device__
-#else
-#define SP24_HOST_DEVICE
-#endif
-
 /* The slot, in its compressed row, of the entry at column col of a row
  * compressed counting every entry (sp24_compress with every_entry), whose
  * columns increase strictly (no duplicates, as tcspmm_csr_validate asks);
@@ -127,7 +122,7 @@ float sp24_half_value(uint16_t bits, tcspmm_precision precision);
  * right of it (-1: none). 16-bit types: a group's entries take slots 0 and
  * 1 in column order, and a lone one slot 0 only at index 0 of its group;
  * tf32 (elem_bytes 4): its pair's one slot. */
-SP24_HOST_DEVICE static inline int64_t sp24_entry_slot(int32_t col, int32_t prev_col,
+TCSPMM_HOST_DEVICE static inline int64_t sp24_entry_slot(int32_t col, int32_t prev_col,
                                                        int32_t next_col, int elem_bytes)
 {
     if (elem_bytes == 4) return col / 2;

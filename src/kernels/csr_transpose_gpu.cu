@@ -112,7 +112,7 @@ static tcspmm_status transpose(const tcspmm_csr *A, transpose_scratch *s, tcspmm
     TCSPMM_TRY(device_alloc((void **)&out->col_idx, (size_t)A->nnz * sizeof(int32_t)));
     TCSPMM_TRY(device_alloc((void **)&out->values, (size_t)A->nnz * sizeof(float)));
     TCSPMM_TRY(transposed_row_ptr(A, s, out));
-    if (A->nnz > 0 && A->rows > 0) TCSPMM_TRY(transposed_entries(A, s, out, source));
+    if (A->nnz > 0) TCSPMM_TRY(transposed_entries(A, s, out, source));
     return TCSPMM_CUDA(cudaDeviceSynchronize());
 }
 

@@ -69,7 +69,8 @@ extern "C" tcspmm_status sp24_gpu_download_entries(const sp24_gpu *g, const csr_
 {
     TCSPMM_TRY(csr_gpu_download(pattern, out));
     sp24 held = {g->precision, g->rows, g->cols, g->rows_pad, g->cols_pad, g->elem_bytes, NULL, NULL};
-    const size_t bytes = (size_t)(g->rows_pad * (g->cols_pad / 2) * g->elem_bytes);
+    size_t bytes, meta_bytes;
+    sp24_sizes(&held, &bytes, &meta_bytes);
     held.values = malloc(bytes);
     tcspmm_status st = held.values ? TCSPMM_SUCCESS
                                    : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
