@@ -6,7 +6,7 @@ tcspmm_add_test(test_csr_transpose SOURCES test_csr_transpose.c matgen.c)
 tcspmm_add_test(gpu_csr_transpose SOURCES gpu_csr_transpose.c device_csr.c matgen.c LABELS gpu)
 tcspmm_add_test(gpu_cusparse SOURCES gpu_cusparse.c matgen.c LABELS gpu)
 # New values for a plan's matrix on every GPU path (label gpu).
-tcspmm_add_test(gpu_set_values SOURCES gpu_set_values.c matgen.c sparse24_gen.c LABELS gpu)
+tcspmm_add_test(gpu_set_values SOURCES gpu_set_values.c device_csr.c matgen.c sparse24_gen.c LABELS gpu)
 # cuSPARSE's preprocessing kept across new values (label gpu).
 tcspmm_add_test(gpu_cusparse_values SOURCES gpu_cusparse_values.c matgen.c LABELS gpu)
 

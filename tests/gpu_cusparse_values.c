@@ -58,9 +58,10 @@ static int check_product(cusparse_path *p, int alg, const tcspmm_csr *A, int64_t
     alg3_row_major_runs += ran && row_major && alg == CUSPARSE_SPMM_CSR_ALG3;
     if (st == TCSPMM_ERROR_UNSUPPORTED) tcspmm_clear_error(); /* not offered here */
     else CHECK_OK(st);
-    if (ran) {
+    if (ran)
         CHECK(cudaMemcpyAsync(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
-        CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess); /* before t's host arrays go */
+    if (ran) {
         CHECK_OK(reference_spmm(A, n, 1.5, t.B, t.ldb, beta, t.C0, t.ldc, layout, t.ref));
         compare_result r = compare_to_reference(t.C, t.ldc, layout, t.ref, A->rows, n, TOL);
         if (!r.pass)
@@ -69,7 +70,6 @@ static int check_product(cusparse_path *p, int alg, const tcspmm_csr *A, int64_t
                    (long long)n, r.rel_err, (long long)r.nonfinite);
         CHECK(r.pass);
     }
-    CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
     test_operands_free(&t);
     return ran;
 }

@@ -8,12 +8,10 @@
  * host arrays are refused. */
 #include <cuda_runtime.h>
 #include <dirent.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device_csr.h"
-#include "format/csr.h"
 #include "harness.h"
 #include "matgen.h"
 #include "sparse24_gen.h"

@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "csr_gpu.h"
+#include "device_csr.h"
 #include "format/csr.h"
 #include "format/hrpb.h"
 #include "harness.h"
@@ -117,22 +118,28 @@ typedef struct plan_kind {
     int panel_rows;
 } plan_kind;
 
-static void check_kind(const tcspmm_csr *A, plan_kind k, const char *what)
+static tcspmm_options updatable_options(tcspmm_path path, tcspmm_precision precision)
 {
     tcspmm_options opt;
     tcspmm_options_init(&opt);
-    opt.path = k.path;
-    opt.precision = k.precision;
+    opt.path = path;
+    opt.precision = precision;
+    opt.updatable_values = 1;
+    return opt;
+}
+
+static void check_kind(const tcspmm_csr *A, plan_kind k, const char *what)
+{
+    tcspmm_options opt = updatable_options(k.path, k.precision);
     opt.row_order = k.order;
     opt.panel_rows = k.panel_rows;
-    opt.updatable_values = 1;
     opt.measure_at_first_call = 1;
     opt.expected_n = 19;
     tcspmm_plan *plan = NULL;
     csr_gpu g = {0};
     if (k.from_device) {
-        CHECK_OK(csr_gpu_upload(A, &g));
-        tcspmm_csr dA = {A->rows, A->cols, A->nnz, g.row_ptr, g.col_idx, g.values};
+        tcspmm_csr dA;
+        device_csr_upload(A, &g, &dA);
         CHECK_OK(tcspmm_plan_create_device(&dA, &opt, &plan));
         csr_gpu_free(&g); /* the plan must not need it */
     } else {
@@ -164,16 +171,6 @@ static void check_matrix(const tcspmm_csr *A, const char *what)
         {TCSPMM_PATH_CPU, TCSPMM_PRECISION_TF32, TCSPMM_ROW_ORDER_NATURAL, 0, 16},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) check_kind(A, kinds[i], what);
-}
-
-static tcspmm_options updatable_options(tcspmm_path path, tcspmm_precision precision)
-{
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.path = path;
-    opt.precision = precision;
-    opt.updatable_values = 1;
-    return opt;
 }
 
 /* A plan on path in precision whose values may change; NULL, with a failed
