@@ -48,11 +48,11 @@ tcspmm_status csr_gpu_download(const csr_gpu *A, tcspmm_csr *out);
 tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A);
 
 /* The entry checks of tcspmm_csr_validate (columns in range and increasing
- * in each row, finite values) and sparse24_detect (with every_entry), on the
- * device (src/kernels/csr_check_gpu.cu), for a CSR whose sizes and row_ptr
- * csr_validate_row_ptr has checked. *bad_row = the first failing row, or -1. */
-tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry, int64_t *bad_row,
-                            sp24_structure *structure);
+ * in each row, finite values), with its error for the first failing row, and
+ * sparse24_detect (with every_entry) into *structure, on the device
+ * (src/kernels/csr_check_gpu.cu), for a CSR whose sizes and row_ptr
+ * csr_validate_row_ptr has checked. */
+tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry, sp24_structure *structure);
 
 /* *first = the index of the first value of the device array
  * values[0..count) that is NaN or not below limit in magnitude (limit
@@ -60,6 +60,11 @@ tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry, int64_t *bad_row,
  * synchronizes, with scratch (8 bytes of device memory). */
 tcspmm_status csr_gpu_first_beyond(const float *values, int64_t count, float limit,
                                    unsigned long long *scratch, void *stream, int64_t *first);
+
+/* row_of[k] = the row of entry k, for the nnz entries of a device CSR with
+ * rows rows (rows and nnz below 2^31), on the legacy default stream
+ * (src/kernels/csr_entry_rows_gpu.cu). */
+tcspmm_status csr_gpu_entry_rows(const int64_t *row_ptr, int64_t rows, int32_t *row_of);
 
 /* out = A with its rows in order (device array d_order: out's row i is A's
  * row d_order[i]), on the device (src/kernels/csr_permute_gpu.cu). */

@@ -366,9 +366,7 @@ static tcspmm_status check_entries(tcspmm_plan *plan, const tcspmm_csr *A, csr_g
     double t0 = now_ms();
     TCSPMM_TRY(csr_gpu_upload(A, dA));
     plan->info.upload_ms += now_ms() - t0;
-    int64_t bad_row;
-    TCSPMM_TRY(csr_gpu_check(dA, plan->opt.updatable_values, &bad_row, s));
-    return bad_row < 0 ? TCSPMM_SUCCESS : csr_fail_bad_row(bad_row);
+    return csr_gpu_check(dA, plan->opt.updatable_values, s);
 }
 
 /* What follows the checks, for both kinds of input: the path, the upload,
@@ -432,10 +430,8 @@ static tcspmm_status plan_fill_device(tcspmm_plan *plan, const tcspmm_csr *A, cs
     TCSPMM_TRY(csr_gpu_copy(A, dA));
     plan->info.upload_ms += now_ms() - t0;
     TCSPMM_TRY(csr_gpu_check_row_ptr(dA));
-    int64_t bad_row;
     sp24_structure s;
-    TCSPMM_TRY(csr_gpu_check(dA, plan->opt.updatable_values, &bad_row, &s));
-    if (bad_row >= 0) return csr_fail_bad_row(bad_row);
+    TCSPMM_TRY(csr_gpu_check(dA, plan->opt.updatable_values, &s));
     plan->input = NULL;
     return plan_complete(plan, s, dA);
 }

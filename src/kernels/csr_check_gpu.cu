@@ -109,10 +109,9 @@ extern "C" tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A)
     return bad == NO_ROW ? TCSPMM_SUCCESS : csr_fail_bad_row((int64_t)bad);
 }
 
-extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry, int64_t *bad_row,
+extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry,
                                        sp24_structure *structure)
 {
-    *bad_row = -1;
     *structure = SP24_1TO2;
     if (A->rows == 0) return TCSPMM_SUCCESS;
     unsigned long long result[2] = {NO_ROW, SP24_1TO2}; /* first bad row, weakest structure */
@@ -120,9 +119,8 @@ extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry, int64_
         check_rows<<<(unsigned)((A->rows + WARPS - 1) / WARPS), 32 * WARPS>>>(
             A->row_ptr, A->col_idx, A->values, A->rows, A->cols, every_entry, d);
     }));
-    *bad_row = result[0] == NO_ROW ? -1 : (int64_t)result[0];
     *structure = (sp24_structure)result[1];
-    return TCSPMM_SUCCESS;
+    return result[0] == NO_ROW ? TCSPMM_SUCCESS : csr_fail_bad_row((int64_t)result[0]);
 }
 
 extern "C" tcspmm_status csr_gpu_first_beyond(const float *values, int64_t count, float limit,

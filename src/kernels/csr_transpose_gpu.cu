@@ -4,7 +4,7 @@
  *
  * A stable radix sort of A's entries by column (cub), each carrying its
  * index, keeps every column's entries in row order, as a row of A^T needs.
- *   entry_rows: warp w owns row w of A and writes w for each of its entries.
+ *   csr_gpu_entry_rows: the row of each entry (src/kernels/csr_entry_rows_gpu.cu).
  *   count_cols: thread k counts entry k in its column (atomicAdd); an
  *     exclusive sum of the counts is A^T's row_ptr.
  *   gather_entries: thread j writes entry j of A^T: the row and value of
@@ -17,20 +17,11 @@
 #include "../csr_gpu.h"
 #include "../device_copy.h"
 #include "../error.h"
-#include "../format/csr.h"
 #include "device_scan.h"
 
-enum { THREADS = 256, WARPS = THREADS / 32 };
+enum { THREADS = 256 };
 
 static unsigned grid_for(int64_t items) { return (unsigned)((items + THREADS - 1) / THREADS); }
-
-__global__ static void entry_rows(const int64_t *__restrict__ row_ptr, int64_t rows,
-                                  int32_t *__restrict__ row_of)
-{
-    const int64_t i = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
-    if (i >= rows) return;
-    for (int64_t k = row_ptr[i] + threadIdx.x % 32; k < row_ptr[i + 1]; k += 32) row_of[k] = (int32_t)i;
-}
 
 __global__ static void count_cols(const int32_t *__restrict__ col_idx, int64_t nnz,
                                   int64_t *__restrict__ counts)
@@ -88,7 +79,7 @@ static tcspmm_status transposed_entries(const tcspmm_csr *A, transpose_scratch *
     if (!source) TCSPMM_TRY(device_alloc((void **)&s->order, (size_t)nnz * sizeof(int32_t)));
     int32_t *order = source ? source : s->order;
     TCSPMM_TRY(device_alloc((void **)&s->sorted_cols, (size_t)nnz * sizeof(int32_t)));
-    entry_rows<<<(unsigned)((A->rows + WARPS - 1) / WARPS), THREADS>>>(A->row_ptr, A->rows, s->row_of);
+    TCSPMM_TRY(csr_gpu_entry_rows(A->row_ptr, A->rows, s->row_of));
     iota<<<grid_for(nnz), THREADS>>>(s->index, nnz);
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     int end_bit = 1;
@@ -137,10 +128,8 @@ extern "C" tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm
                                         "it must be a device array of nnz entries"));
     const csr_gpu view = {A->rows, A->cols, A->nnz, A->row_ptr, A->col_idx, A->values};
     TCSPMM_TRY(csr_gpu_check_row_ptr(&view));
-    int64_t bad_row;
     sp24_structure structure;
-    TCSPMM_TRY(csr_gpu_check(&view, 0, &bad_row, &structure));
-    if (bad_row >= 0) return csr_fail_bad_row(bad_row);
+    TCSPMM_TRY(csr_gpu_check(&view, 0, &structure));
     out->rows = A->cols;
     out->cols = A->rows;
     out->nnz = A->nnz;

@@ -5,7 +5,7 @@
  * runs with one thread per entry or per block.
  *
  * Passes (k: an entry, in row i of panel p = i / TM, row r = i % TM of it):
- *  1. entry_rows: i of every k (binary search in row_ptr).
+ *  1. csr_gpu_entry_rows: i of every k (src/kernels/csr_entry_rows_gpu.cu).
  *  2. mark_first: first[k] = 1 when no earlier row of the panel holds k's
  *     column (binary search in each): the panel's active columns are its
  *     first entries, one per column.
@@ -46,21 +46,6 @@ __device__ static int64_t lower_bound(const int32_t *col_idx, int64_t lo, int64_
         else hi = mid;
     }
     return lo;
-}
-
-/* The row of entry k: the i with row_ptr[i] <= k < row_ptr[i + 1]. */
-__global__ static void entry_rows(const int64_t *row_ptr, int64_t rows, int32_t nnz,
-                                  int32_t *entry_row)
-{
-    int32_t k = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (k >= nnz) return;
-    int64_t lo = 0, hi = rows; /* row_ptr[lo] <= k < row_ptr[hi] */
-    while (hi - lo > 1) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (row_ptr[mid] <= k) lo = mid;
-        else hi = mid;
-    }
-    entry_row[k] = (int32_t)lo;
 }
 
 /* first[k] for k < nnz, and first[nnz] = 0 (the sum's end). */
@@ -265,10 +250,7 @@ static tcspmm_status build(const csr_gpu *A, build_scratch *s, hrpb *shape, hrpb
     TCSPMM_TRY(device_alloc((void **)&s->entry_row, (size_t)nnz * sizeof(int32_t)));
     TCSPMM_TRY(device_alloc((void **)&s->first, ((size_t)nnz + 1) * sizeof(int32_t)));
     TCSPMM_TRY(device_alloc((void **)&s->fx, ((size_t)nnz + 1) * sizeof(int32_t)));
-    if (nnz > 0) {
-        entry_rows<<<grid_for(nnz), THREADS>>>(A->row_ptr, A->rows, nnz, s->entry_row);
-        LAUNCH_CHECK();
-    }
+    TCSPMM_TRY(csr_gpu_entry_rows(A->row_ptr, A->rows, s->entry_row));
     mark_first<TM><<<grid_for((int64_t)nnz + 1), THREADS>>>(A->row_ptr, A->col_idx, s->entry_row,
                                                            nnz, s->first);
     LAUNCH_CHECK();

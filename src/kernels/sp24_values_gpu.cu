@@ -9,21 +9,17 @@
  * scatter_values: warp w owns row w of A; its lanes take the row's entries
  *   32 apart, round each new value to the element type and store it in its
  *   slot of the compressed row. */
-#include "sp24_gpu_internal.h"
-
-
-#include "../error.h"
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
+#include "../error.h"
+#include "c_store.h"
+#include "sp24_gpu_internal.h"
+
 enum { THREADS = 256, WARPS = THREADS / 32 };
 
+template <typename T> __device__ __forceinline__ void store_rounded(T *p, float x) { *p = from_float<T>(x); }
 __device__ __forceinline__ void store_rounded(float *p, float x) { *p = sp24_tf32_rna(x); }
-__device__ __forceinline__ void store_rounded(__nv_bfloat16 *p, float x) { *p = __float2bfloat16_rn(x); }
-__device__ __forceinline__ void store_rounded(__half *p, float x) { *p = __float2half_rn(x); }
 
 template <typename T>
 __global__ static void scatter_values(const int64_t *__restrict__ row_ptr,
