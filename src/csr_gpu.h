@@ -64,7 +64,8 @@ tcspmm_status csr_gpu_first_beyond(const float *values, int64_t count, float lim
 /* row_of[k] = the row of entry k, for the nnz entries of a device CSR with
  * rows rows (rows and nnz below 2^31), on the legacy default stream
  * (src/kernels/csr_entry_rows_gpu.cu). */
-tcspmm_status csr_gpu_entry_rows(const int64_t *row_ptr, int64_t rows, int32_t *row_of);
+tcspmm_status csr_gpu_entry_rows(const int64_t *row_ptr, int64_t rows, int64_t nnz,
+                                 int32_t *row_of);
 
 /* out = A with its rows in order (device array d_order: out's row i is A's
  * row d_order[i]), on the device (src/kernels/csr_permute_gpu.cu). */

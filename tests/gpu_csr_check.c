@@ -124,6 +124,43 @@ static void test_structures(void)
     }
 }
 
+/* A row spanning many chunks of entries (src/kernels/csr_chunks.h), then a
+ * run of empty rows: the device still finds each entry's row and left
+ * neighbours; bad entries at a chunk's first entry and in the middle of the
+ * long row are reported at that row; a pair broken across a chunk's start
+ * is seen. */
+static void test_long_rows(void)
+{
+    tcspmm_csr A;
+    CHECK_OK(matgen_long_row_gap(6000, 3000, 0.02, 61, &A));
+    agree(&A, "a long row, then a gap of empty rows");
+    const int64_t start = A.row_ptr[5], chunk = 256;
+    const int64_t at_chunk = (start / chunk + 2) * chunk - start; /* a chunk's first entry */
+    CHECK(A.row_ptr[6] - A.row_ptr[5] == 3000 && A.row_ptr[A.rows - 5] == A.row_ptr[6]);
+    corrupt(&A, 5, at_chunk, A.col_idx[start + at_chunk - 1], 1.0f,
+            "repeated column at a chunk's first entry");
+    corrupt(&A, 5, 1700, -2, NAN, "NaN in the middle of a long row");
+    corrupt(&A, 5, -1, 3000, 1.0f, "column == cols at the long row's end");
+    corrupt(&A, A.rows - 1, 0, -2, INFINITY, "Inf after the gap");
+    tcspmm_csr_free(&A);
+
+    /* 1:2 with rows of about 1,800 entries: entry k, a chunk's first, moved
+     * into the pair of entry k - 1 (columns still increasing). */
+    CHECK_OK(sp24_gen(40, 4096, SP24_1TO2, 0.1, 62, &A));
+    agree(&A, "1:2 with long rows");
+    int64_t k = -1; /* a chunk's first entry, inside a row, that can move */
+    for (int64_t r = 0; r < A.rows && k < 0; r++)
+        for (int64_t q = (A.row_ptr[r] / chunk + 1) * chunk; q < A.row_ptr[r + 1] && k < 0; q += chunk)
+            if (A.col_idx[q - 1] % 2 == 0 && A.col_idx[q - 1] + 1 < A.col_idx[q]) k = q;
+    CHECK(k > 0);
+    if (k > 0) {
+        A.col_idx[k] = A.col_idx[k - 1] + 1;
+        CHECK(sparse24_detect(&A, 0) != SP24_1TO2);
+        agree(&A, "a pair broken across a chunk's start");
+    }
+    tcspmm_csr_free(&A);
+}
+
 /* A plan with a GPU checks on the device and says what the host says. */
 static void test_plan_refuses(void)
 {
@@ -145,6 +182,7 @@ int main(void)
     tests_require_gpu();
     test_bad_entries();
     test_structures();
+    test_long_rows();
     test_plan_refuses();
     return tests_finish();
 }

@@ -183,6 +183,14 @@ int main(int argc, char **argv)
         tcspmm_csr_free(&A);
     }
     if (d) closedir(d);
+    tcspmm_csr L;
+    CHECK_OK(matgen_long_row_gap(6000, 3000, 0.02, 97, &L));
+    check_matrix(&L, "a long row, then a gap of empty rows");
+    tcspmm_csr T; /* its transpose: a long column, then empty columns */
+    CHECK_OK(tcspmm_csr_transpose(&L, &T));
+    check_matrix(&T, "the transpose of that");
+    tcspmm_csr_free(&T);
+    tcspmm_csr_free(&L);
     const int64_t shapes[2][2] = {{0, 5}, {5, 0}}; /* no rows, no columns */
     for (int i = 0; i < 2; i++) {
         tcspmm_csr E;

@@ -119,6 +119,9 @@ static void test_generated(void)
     compare(&A, 16, "random 5000 x 3001 with a heavy panel");
     compare(&A, 32, "random 5000 x 3001 with a heavy panel");
     tcspmm_csr_free(&A);
+    CHECK_OK(matgen_long_row_gap(6000, 3000, 0.02, 98, &A));
+    compare_both_heights(&A, "a long row, then a gap of empty rows");
+    tcspmm_csr_free(&A);
 }
 
 static int is_mtx(const char *name)

@@ -16,6 +16,7 @@ typedef struct rule {
     int64_t heavy_r0, heavy_r1;     /* rows with heavy_density instead */
     double heavy_density;
     int empty_rows, empty_cols;     /* the patterns of matgen_empty_rows/_cols */
+    int64_t gap_r0, gap_r1;         /* rows [gap_r0, gap_r1) empty */
 } rule;
 
 static int is_entry(const rule *r, int64_t i, int64_t j, int64_t cols, uint64_t *rng)
@@ -23,6 +24,7 @@ static int is_entry(const rule *r, int64_t i, int64_t j, int64_t cols, uint64_t 
     double u = rng_uniform(rng); /* drawn for every (i, j): the stream never depends on the rule */
     if (r->empty_rows && (i % 3 == 1 || (i >= 16 && i < 32))) return 0;
     if (r->empty_cols && (j % 5 == 2 || j >= cols - 7)) return 0;
+    if (i >= r->gap_r0 && i < r->gap_r1) return 0;
     if (i >= r->r0 && i < r->r1 && j >= r->c0 && j < r->c1) return 1;
     double d = (i >= r->heavy_r0 && i < r->heavy_r1) ? r->heavy_density : r->density;
     return u < d;
@@ -91,6 +93,18 @@ tcspmm_status matgen_dense_row(int64_t rows, int64_t cols, int64_t dense_row, do
     r.r0 = dense_row;
     r.r1 = dense_row + 1;
     r.c1 = cols;
+    return build(rows, cols, &r, seed, out);
+}
+
+tcspmm_status matgen_long_row_gap(int64_t rows, int64_t cols, double density, uint64_t seed,
+                                  tcspmm_csr *out)
+{
+    rule r = background(density);
+    r.r0 = 5;
+    r.r1 = 6;
+    r.c1 = cols;
+    r.gap_r0 = 6;
+    r.gap_r1 = rows - 5;
     return build(rows, cols, &r, seed, out);
 }
 

@@ -28,6 +28,13 @@ tcspmm_status matgen_empty_cols(int64_t rows, int64_t cols, double density, uint
 tcspmm_status matgen_dense_row(int64_t rows, int64_t cols, int64_t dense_row, double density,
                                uint64_t seed, tcspmm_csr *out);
 
+/* Random in rows 0..4 and the last 5 rows (rows >= 16), row 5 holding all
+ * cols entries, and every row between empty: a row long enough to span
+ * many chunks of entries (src/kernels/csr_chunks.h), then a run of empty
+ * rows longer than a warp's first probe. */
+tcspmm_status matgen_long_row_gap(int64_t rows, int64_t cols, double density, uint64_t seed,
+                                  tcspmm_csr *out);
+
 /* Random, plus a fully dense 16 x 16 block with top-left corner (r0, c0)
  * (clipped at the matrix edge). */
 tcspmm_status matgen_dense_block(int64_t rows, int64_t cols, int64_t r0, int64_t c0,

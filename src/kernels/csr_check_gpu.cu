@@ -3,16 +3,16 @@
  * csr_gpu_check, the entry checks and the structure, so that a plan with a
  * GPU reads its entries on the host only to upload them.
  *
- * csr_gpu_check: one warp per row; lane l checks entries start + l, +32, ...:
- * the column is in range and above its left neighbour's, the value finite;
- * and, for a non-zero value (or any, counting every entry), how many such
- * entries before it in the row
- * share its aligned group of 4 columns (they are among the 3 entries to its
- * left, columns being increasing) and its aligned pair (the entry to its
- * left): 2 in a group break 2:4, 1 in a pair breaks 1:2. The first bad row
- * and the weakest structure are reduced over the warp and kept with one
- * atomicMin per warp (both 64-bit words, so one reduce_on_device serves
- * both checks).
+ * csr_gpu_check: warp w owns chunk w of the entries (csr_chunks.h), lane l
+ * the entries of each of its rows l, l + 32, ... into the chunk: the column
+ * is in range and above its left neighbour's, the value finite; and, for a
+ * non-zero value (or any, counting every entry), how many such entries
+ * before it in the row share its aligned group of 4 columns (they are among
+ * the 3 entries to its left, columns being increasing) and its aligned pair
+ * (the entry to its left): 2 in a group break 2:4, 1 in a pair breaks 1:2.
+ * The first bad row and the weakest structure are reduced over the warp and
+ * kept with one atomicMin per warp (both 64-bit words, so one
+ * reduce_on_device serves both checks).
  *
  * csr_gpu_first_beyond: the finiteness check alone, with a bound, on new
  * values for a plan (tcspmm_plan_set_values), on the caller's stream. */
@@ -23,37 +23,41 @@
 #include "../device_copy.h"
 #include "../error.h"
 #include "../format/csr.h"
+#include "csr_chunks.h"
 
 enum { WARPS = 8 };
 
-__global__ static void check_rows(const int64_t *row_ptr, const int32_t *col_idx,
-                                  const float *values, int64_t rows, int64_t cols,
-                                  int every_entry, unsigned long long *result)
+__global__ static void check_entries(const int64_t *row_ptr, const int32_t *col_idx,
+                                     const float *values, int64_t rows, int64_t cols, int64_t nnz,
+                                     int every_entry, unsigned long long *result)
 {
-    const int64_t i = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
-    if (i >= rows) return;
-    const int64_t start = row_ptr[i], end = row_ptr[i + 1];
-    int ok = 1;
-    unsigned long long structure = SP24_1TO2;
-    for (int64_t k = start + threadIdx.x % 32; k < end; k += 32) {
-        const int32_t c = col_idx[k];
-        ok = ok && c >= 0 && c < cols && isfinite(values[k]) && (k == start || col_idx[k - 1] < c);
-        if (values[k] == 0.0f && !every_entry) continue;
-        int in_group = 0;
-        for (int64_t j = k - 1; j >= start && j >= k - 3 && col_idx[j] / 4 == c / 4; j--) {
-            const int counts = every_entry || values[j] != 0.0f;
-            in_group += counts;
-            if (j == k - 1 && col_idx[j] / 2 == c / 2 && counts && structure > SP24_2TO4)
-                structure = SP24_2TO4;
+    const int64_t k0 = ((int64_t)blockIdx.x * WARPS + threadIdx.x / 32) * CSR_CHUNK;
+    if (k0 >= nnz) return;
+    unsigned bad = ~0u; /* the first bad row this lane saw (rows < 2^31) */
+    unsigned structure = SP24_1TO2;
+    csr_warp_walk_chunk(row_ptr, rows, k0, k0 + CSR_CHUNK < nnz ? k0 + CSR_CHUNK : nnz,
+                        [&](int64_t i, int64_t start, int64_t lo, int64_t hi) {
+        for (int64_t k = lo + threadIdx.x % 32; k < hi; k += 32) {
+            const int32_t c = col_idx[k];
+            if (!(c >= 0 && c < cols && isfinite(values[k]) && (k == start || col_idx[k - 1] < c)))
+                bad = min(bad, (unsigned)i);
+            if (values[k] == 0.0f && !every_entry) continue;
+            int in_group = 0;
+            for (int64_t j = k - 1; j >= start && j >= k - 3 && col_idx[j] / 4 == c / 4; j--) {
+                const int counts = every_entry || values[j] != 0.0f;
+                in_group += counts;
+                if (j == k - 1 && col_idx[j] / 2 == c / 2 && counts && structure > SP24_2TO4)
+                    structure = SP24_2TO4;
+            }
+            if (in_group >= 2) structure = SP24_NONE;
         }
-        if (in_group >= 2) structure = SP24_NONE;
-    }
-    /* One atomic per warp (the whole warp owns row i): a warp of atomics on
-     * one 64-bit word per row made this check 8x slower. */
-    ok = __all_sync(0xffffffffu, ok);
-    structure = __reduce_min_sync(0xffffffffu, (unsigned)structure);
-    if (threadIdx.x % 32 == 0 && !ok) atomicMin(&result[0], (unsigned long long)i);
-    if (threadIdx.x % 32 == 0 && structure != SP24_1TO2) atomicMin(&result[1], structure);
+    });
+    /* One atomic per warp: a warp of atomics on one 64-bit word made this
+     * check 8x slower. */
+    bad = __reduce_min_sync(0xffffffffu, bad);
+    structure = __reduce_min_sync(0xffffffffu, structure);
+    if (threadIdx.x % 32 == 0 && bad != ~0u) atomicMin(&result[0], (unsigned long long)bad);
+    if (threadIdx.x % 32 == 0 && structure != SP24_1TO2) atomicMin(&result[1], (unsigned long long)structure);
 }
 
 /* The first of values[0..count) not below limit in magnitude (NaN
@@ -113,11 +117,12 @@ extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry,
                                        sp24_structure *structure)
 {
     *structure = SP24_1TO2;
-    if (A->rows == 0) return TCSPMM_SUCCESS;
+    if (A->nnz == 0) return TCSPMM_SUCCESS;
     unsigned long long result[2] = {NO_ROW, SP24_1TO2}; /* first bad row, weakest structure */
+    const int64_t chunks = (A->nnz + CSR_CHUNK - 1) / CSR_CHUNK;
     TCSPMM_TRY(reduce_on_device(result, 2, [&](unsigned long long *d) {
-        check_rows<<<(unsigned)((A->rows + WARPS - 1) / WARPS), 32 * WARPS>>>(
-            A->row_ptr, A->col_idx, A->values, A->rows, A->cols, every_entry, d);
+        check_entries<<<(unsigned)((chunks + WARPS - 1) / WARPS), 32 * WARPS>>>(
+            A->row_ptr, A->col_idx, A->values, A->rows, A->cols, A->nnz, every_entry, d);
     }));
     *structure = (sp24_structure)result[1];
     return result[0] == NO_ROW ? TCSPMM_SUCCESS : csr_fail_bad_row((int64_t)result[0]);

@@ -2,27 +2,32 @@
  * device CSR, which the device builders that work per entry need (HRPB's
  * build, A^T's sort).
  *
- * entry_rows: warp w owns row w and writes w for each of its entries, lane l
- * the entries start + l, + 32, ...: coalesced stores, no search. A long row
- * keeps one warp busy for length / 32 stores; the rest run beside it. */
+ * entry_rows: warp w owns chunk w of the entries (csr_chunks.h) and writes
+ * each entry's row, lane l the entries l, l + 32, ... of each of its rows. */
 #include <cuda_runtime.h>
 
 #include "../csr_gpu.h"
 #include "../error.h"
+#include "csr_chunks.h"
 
 enum { THREADS = 256, WARPS = THREADS / 32 };
 
-__global__ static void entry_rows(const int64_t *__restrict__ row_ptr, int64_t rows,
+__global__ static void entry_rows(const int64_t *__restrict__ row_ptr, int64_t rows, int64_t nnz,
                                   int32_t *__restrict__ row_of)
 {
-    const int64_t i = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
-    if (i >= rows) return;
-    for (int64_t k = row_ptr[i] + threadIdx.x % 32; k < row_ptr[i + 1]; k += 32) row_of[k] = (int32_t)i;
+    const int64_t k0 = ((int64_t)blockIdx.x * WARPS + threadIdx.x / 32) * CSR_CHUNK;
+    if (k0 >= nnz) return;
+    csr_warp_walk_chunk(row_ptr, rows, k0, k0 + CSR_CHUNK < nnz ? k0 + CSR_CHUNK : nnz,
+                        [&](int64_t i, int64_t, int64_t lo, int64_t hi) {
+        for (int64_t k = lo + threadIdx.x % 32; k < hi; k += 32) row_of[k] = (int32_t)i;
+    });
 }
 
-extern "C" tcspmm_status csr_gpu_entry_rows(const int64_t *row_ptr, int64_t rows, int32_t *row_of)
+extern "C" tcspmm_status csr_gpu_entry_rows(const int64_t *row_ptr, int64_t rows, int64_t nnz,
+                                            int32_t *row_of)
 {
-    if (rows == 0) return TCSPMM_SUCCESS;
-    entry_rows<<<(unsigned)((rows + WARPS - 1) / WARPS), THREADS>>>(row_ptr, rows, row_of);
+    if (nnz == 0) return TCSPMM_SUCCESS;
+    const int64_t chunks = (nnz + CSR_CHUNK - 1) / CSR_CHUNK;
+    entry_rows<<<(unsigned)((chunks + WARPS - 1) / WARPS), THREADS>>>(row_ptr, rows, nnz, row_of);
     return TCSPMM_CUDA(cudaGetLastError());
 }

@@ -79,7 +79,7 @@ static tcspmm_status transposed_entries(const tcspmm_csr *A, transpose_scratch *
     if (!source) TCSPMM_TRY(device_alloc((void **)&s->order, (size_t)nnz * sizeof(int32_t)));
     int32_t *order = source ? source : s->order;
     TCSPMM_TRY(device_alloc((void **)&s->sorted_cols, (size_t)nnz * sizeof(int32_t)));
-    TCSPMM_TRY(csr_gpu_entry_rows(A->row_ptr, A->rows, s->row_of));
+    TCSPMM_TRY(csr_gpu_entry_rows(A->row_ptr, A->rows, nnz, s->row_of));
     iota<<<grid_for(nnz), THREADS>>>(s->index, nnz);
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     int end_bit = 1;

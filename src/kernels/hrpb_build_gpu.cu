@@ -250,7 +250,7 @@ static tcspmm_status build(const csr_gpu *A, build_scratch *s, hrpb *shape, hrpb
     TCSPMM_TRY(device_alloc((void **)&s->entry_row, (size_t)nnz * sizeof(int32_t)));
     TCSPMM_TRY(device_alloc((void **)&s->first, ((size_t)nnz + 1) * sizeof(int32_t)));
     TCSPMM_TRY(device_alloc((void **)&s->fx, ((size_t)nnz + 1) * sizeof(int32_t)));
-    TCSPMM_TRY(csr_gpu_entry_rows(A->row_ptr, A->rows, s->entry_row));
+    TCSPMM_TRY(csr_gpu_entry_rows(A->row_ptr, A->rows, nnz, s->entry_row));
     mark_first<TM><<<grid_for((int64_t)nnz + 1), THREADS>>>(A->row_ptr, A->col_idx, s->entry_row,
                                                            nnz, s->first);
     LAUNCH_CHECK();
