@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+set -u
+L=/tmp/tcspmm-logs; rm -rf $L; mkdir -p $L
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $L/device.txt
+cmake -S . -B /tmp/fb -DCMAKE_CUDA_ARCHITECTURES=90 -DTCSPMM_GIT_COMMIT=$COMMIT > /tmp/fbl 2>&1 && cmake --build /tmp/fb -j16 >> /tmp/fbl 2>&1; echo "build rc $?"
+mkdir -p /tmp/base && tar xzf .devdata/base32.tgz -C /tmp/base
+(cmake -S /tmp/base -B /tmp/bb -DCMAKE_CUDA_ARCHITECTURES=90 > /tmp/bbl 2>&1 && cmake --build /tmp/bb -j16 --target plan_profile >> /tmp/bbl 2>&1; echo "base build rc $?") &
+(cd /tmp/fb && timeout 240 ctest -V -L gpu > $L/ctest.log 2>&1); grep -E "tests passed|tests failed|Failed|\*\*\*" $L/ctest.log | tail -8
+wait
+for t in "gpu_hrpb_build" "gpu_csr_transpose" "gpu_csr_check" "gpu_device_input"; do
+  log=$L/memcheck-${t%% *}.log
+  timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/fb/tests/$t > $log 2>&1
+  echo "memcheck $t: exit $?, $(grep -E 'ERROR SUMMARY' $log | tail -1)"
+done
+for r in 1 2; do for b in bb fb; do
+  timeout 100 /tmp/$b/plan_profile --reps 5 gen:geometric:2000000:24:3 gen:rmat:21:16:0.57:0.19:0.19:1 gen:uniform:16:4000000:1000000:1 > $L/plan_profile-$b-$r.txt 2>&1
+  echo "$b round $r: $(grep -E 'device build|from device' $L/plan_profile-$b-$r.txt | tr -s ' ' | tr '\n' ';')"
+done; done
+tar czf $OUT/device-run.tgz -C $L .
