@@ -215,15 +215,15 @@ static void test_layout_by_hand(void)
 
 static const int64_t small_ns[] = {1, 3, 8, 17}, big_ns[] = {1, 5};
 
+static void check_small_ns(const tcspmm_csr *A, const char *name)
+{
+    check_all(A, name, small_ns, 4);
+}
+
 static void test_edge_cases(void)
 {
-    for (int c = 0; c < matgen_num_cases(); c++) {
-        tcspmm_csr A;
-        const char *name;
-        CHECK_OK(matgen_case(c, next_seed++, &A, &name));
-        check_all(&A, name, small_ns, 4);
-        tcspmm_csr_free(&A);
-    }
+    matgen_each_case(next_seed, check_small_ns);
+    next_seed += (uint64_t)matgen_num_cases();
     /* No rows at all, and rows but no columns. */
     tcspmm_csr A;
     CHECK_OK(matgen_random(0, 5, 0.5, next_seed++, &A));
