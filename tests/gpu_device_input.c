@@ -29,6 +29,8 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int on_host, c
 /* Every path from device arrays, and the HRPB path with clustered rows;
  * auto and clustered also against a plan from the host (clustered: its
  * product on the host too, through the downloaded HRPB and its row map). */
+static int clustered_plans; /* plans of check_matrix built in the clustered order */
+
 static void check_matrix(const tcspmm_csr *A, const char *what)
 {
     const tcspmm_path paths[] = {TCSPMM_PATH_AUTO, TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE,
@@ -48,6 +50,7 @@ static void check_matrix(const tcspmm_csr *A, const char *what)
         tcspmm_info info;
         CHECK_OK(tcspmm_plan_info(plan, &info));
         CHECK(paths[p] == TCSPMM_PATH_AUTO || info.path == paths[p]);
+        clustered_plans += !strcmp(info.row_order, "clustered");
         check_product(plan, A, info.path == TCSPMM_PATH_CPU, what);
         if (paths[p] == TCSPMM_PATH_AUTO || p == 4) {
             tcspmm_plan *host_plan = NULL;
@@ -96,6 +99,12 @@ int main(void)
         check_matrix(&A, files[f]);
         tcspmm_csr_free(&A);
     }
+    tcspmm_csr L; /* clustered rows reorder it: the device copies a 3000-entry row */
+    CHECK_OK(matgen_long_row_gap(6000, 3000, 0.02, 98, &L));
+    const int clustered_before = clustered_plans;
+    check_matrix(&L, "a long row, then a gap of empty rows");
+    CHECK(clustered_plans > clustered_before);
+    tcspmm_csr_free(&L);
     tcspmm_csr S; /* 1:2 and dense enough: auto takes the sparse24 path */
     CHECK_OK(sp24_gen(200, 160, SP24_1TO2, 0.0, 5, &S));
     check_matrix(&S, "1:2");

@@ -2,16 +2,18 @@
  * the HRPB build of a clustered row order (src/format/row_order.h).
  *
  * row_length: thread i writes the length of row order[i] of A.
- * copy_rows: warp w owns row w of the result and copies its column indices
- * and values, lane by lane, from row order[w] of A. */
+ * copy_rows: warp w owns chunk w of the result's entries (csr_chunks.h) and
+ * copies their column indices and values, lane by lane, from the rows
+ * order[i] of A of the rows i it meets. */
 #include <cuda_runtime.h>
 
 #include "../csr_gpu.h"
 #include "../device_copy.h"
 #include "../error.h"
+#include "csr_chunks.h"
 #include "device_scan.h"
 
-enum { THREADS = 256 };
+enum { THREADS = 256, WARPS = THREADS / 32 };
 
 __global__ void row_length(const int64_t *__restrict__ row_ptr, const int64_t *__restrict__ order,
                            int64_t rows, int64_t *__restrict__ length)
@@ -22,18 +24,19 @@ __global__ void row_length(const int64_t *__restrict__ row_ptr, const int64_t *_
 
 __global__ void copy_rows(const int64_t *__restrict__ row_ptr, const int32_t *__restrict__ col_idx,
                           const float *__restrict__ values, const int64_t *__restrict__ order,
-                          int64_t rows, const int64_t *__restrict__ out_ptr,
+                          int64_t rows, int64_t nnz, const int64_t *__restrict__ out_ptr,
                           int32_t *__restrict__ out_col, float *__restrict__ out_val)
 {
-    const int64_t w = ((int64_t)blockIdx.x * THREADS + threadIdx.x) / 32;
-    const int lane = threadIdx.x % 32;
-    if (w >= rows) return;
-    const int64_t from = row_ptr[order[w]], count = row_ptr[order[w] + 1] - from;
-    const int64_t to = out_ptr[w];
-    for (int64_t e = lane; e < count; e += 32) {
-        out_col[to + e] = col_idx[from + e];
-        out_val[to + e] = values[from + e];
-    }
+    const int64_t k0 = ((int64_t)blockIdx.x * WARPS + threadIdx.x / 32) * CSR_CHUNK;
+    if (k0 >= nnz) return;
+    csr_warp_walk_chunk(out_ptr, rows, k0, k0 + CSR_CHUNK < nnz ? k0 + CSR_CHUNK : nnz,
+                        [&](int64_t i, int64_t start, int64_t lo, int64_t hi) {
+        const int64_t shift = row_ptr[order[i]] - start; /* A's index of out's entry k: k + shift */
+        for (int64_t k = lo + threadIdx.x % 32; k < hi; k += 32) {
+            out_col[k] = col_idx[k + shift];
+            out_val[k] = values[k + shift];
+        }
+    });
 }
 
 /* out = A's rows in order, given the order on the device. */
@@ -51,10 +54,10 @@ static tcspmm_status permute(const csr_gpu *A, const int64_t *d_order, csr_gpu *
         TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     }
     TCSPMM_TRY(device_exclusive_sum_i64(length, out->row_ptr, rows + 1));
-    if (rows > 0) {
-        const int64_t warps_per_block = THREADS / 32;
-        copy_rows<<<(unsigned)((rows + warps_per_block - 1) / warps_per_block), THREADS>>>(
-            A->row_ptr, A->col_idx, A->values, d_order, rows, out->row_ptr, out->col_idx,
+    if (A->nnz > 0) {
+        const int64_t chunks = (A->nnz + CSR_CHUNK - 1) / CSR_CHUNK;
+        copy_rows<<<(unsigned)((chunks + WARPS - 1) / WARPS), THREADS>>>(
+            A->row_ptr, A->col_idx, A->values, d_order, rows, A->nnz, out->row_ptr, out->col_idx,
             out->values);
         TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     }
