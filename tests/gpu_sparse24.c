@@ -26,6 +26,7 @@
 #include "kernels/sp24_gpu.h"
 #include "kernels/sp24_wgmma.h"
 #include "harness.h"
+#include "matgen.h"
 #include "reference.h"
 #include "rng.h"
 #include "sparse24_gen.h"
@@ -318,6 +319,90 @@ static void test_public_16bit(void)
     tcspmm_csr_free(&Ar);
 }
 
+/* C = beta * C on the sparse24 path for a matrix with no columns: the auto
+ * path does not take it (no entries), a forced plan does, with B NULL
+ * (tf32) and with a 16-bit B that TMA could read in place (bf16), in both
+ * layouts. Every element must be exactly beta times its old value. */
+static void test_no_columns(void)
+{
+    const int64_t m = 37, n = 9, ld = 16;
+    const float beta = 0.5f;
+    tcspmm_csr A;
+    CHECK_OK(matgen_random(m, 0, 0.5, next_seed++, &A));
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(&A, NULL, &plan));
+    tcspmm_info info;
+    if (plan && !tcspmm_plan_info(plan, &info)) CHECK(info.path != TCSPMM_PATH_SPARSE24);
+    tcspmm_plan_destroy(plan);
+    float *C0 = malloc((size_t)(m * ld) * sizeof(float)), *C = malloc((size_t)(m * ld) * sizeof(float));
+    void *dB = NULL, *dC = NULL;
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc(&dB, 256)));
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc(&dC, (size_t)(m * ld) * sizeof(float))));
+    const tcspmm_precision precisions[2] = {TCSPMM_PRECISION_TF32, TCSPMM_PRECISION_BF16};
+    for (int p = 0; p < 2; p++)
+        for (int l = 0; l < 2; l++) {
+            const tcspmm_layout layout = l ? TCSPMM_LAYOUT_COL_MAJOR : TCSPMM_LAYOUT_ROW_MAJOR;
+            tcspmm_options opt;
+            tcspmm_options_init(&opt);
+            opt.path = TCSPMM_PATH_SPARSE24;
+            opt.precision = precisions[p];
+            plan = NULL;
+            CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
+            if (!plan) continue;
+            rng_fill(C0, (size_t)(m * ld), next_seed++);
+            CHECK_OK(TCSPMM_CUDA(cudaMemcpy(dC, C0, (size_t)(m * ld) * 4, cudaMemcpyHostToDevice)));
+            const int64_t ldc = l ? m : ld, ldb = l ? 8 : ld;
+            if (p == 0)
+                CHECK_OK(tcspmm_spmm(plan, n, 1.5f, NULL, ldb, beta, (float *)dC, ldc, layout, NULL));
+            else
+                CHECK_OK(tcspmm_spmm_ex(plan, n, 1.5f, dB, TCSPMM_R_16BF, ldb, beta, dC,
+                                        TCSPMM_R_32F, ldc, layout, NULL));
+            CHECK_OK(TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)(m * ld) * 4, cudaMemcpyDeviceToHost)));
+            int64_t wrong = 0;
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t j = 0; j < n; j++) {
+                    const int64_t at = l ? j * ldc + i : i * ldc + j;
+                    wrong += !(C[at] == beta * C0[at]);
+                }
+            if (wrong)
+                printf("  no columns, %s, %s: %lld of %lld elements not beta * C\n",
+                       tcspmm_precision_name(precisions[p]), l ? "column-major" : "row-major",
+                       (long long)wrong, (long long)(m * n));
+            CHECK(wrong == 0);
+            tcspmm_plan_destroy(plan);
+        }
+    cudaFree(dB);
+    cudaFree(dC);
+    free(C0);
+    free(C);
+    tcspmm_csr_free(&A);
+}
+
+/* An auto plan at fp16 of a 2:4 matrix holding a value fp16 cannot hold
+ * (70000) takes another path and says why; its products are right. A forced
+ * sparse24 plan refuses it. */
+static void test_auto_overflow(void)
+{
+    tcspmm_csr A;
+    CHECK_OK(sp24_gen(200, 160, SP24_2TO4, 0.0, next_seed++, &A));
+    A.values[A.nnz / 2] = 70000.0f;
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.precision = TCSPMM_PRECISION_FP16;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
+    tcspmm_info info;
+    if (plan && !tcspmm_plan_info(plan, &info)) {
+        CHECK(info.path != TCSPMM_PATH_SPARSE24 && strstr(info.path_reason, "overflows fp16"));
+        tests_check_spmm(plan, &A, 33, 2, 0, 1e-3, next_seed++, NULL, "2:4 with 70000, fp16 auto");
+    }
+    tcspmm_plan_destroy(plan);
+    opt.path = TCSPMM_PATH_SPARSE24;
+    plan = NULL;
+    CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_UNSUPPORTED && plan == NULL);
+    tcspmm_csr_free(&A);
+}
+
 int main(int argc, char **argv)
 {
     int small_only = argc > 1 && strcmp(argv[1], "--small") == 0; /* for compute-sanitizer */
@@ -408,5 +493,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < num_kernels; k++) test_changing_n(kernels[k]);
     test_rejects();
     test_public_16bit();
+    test_no_columns();
+    test_auto_overflow();
     return tests_finish();
 }

@@ -36,12 +36,17 @@ typedef enum sp24_kernel { SP24_KERNEL_MMA_SP = 0, SP24_KERNEL_WGMMA = 1 } sp24_
 /* Copies s to the current device. */
 tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out);
 
+/* Whether the kernel sp24_gpu_upload picks on the current device takes a
+ * matrix of this many rows (mma.sp: about 4.2 million at most). */
+int sp24_gpu_takes_rows(int64_t rows);
+
 /* C = alpha*A*B + beta*C with device pointers; B is cols x n of element
  * type b_type and C rows x n of c_type: SP24_DATA_FP32 for any precision,
  * SP24_DATA_BF16 only for a BF16 matrix, SP24_DATA_FP16 only for an FP16 one
  * (a 16-bit C is worked out in float and rounded to nearest even as it is
  * stored). B and C are both in `layout` with leading dimensions ldb and
- * ldc. beta == 0: C is not read.
+ * ldc; dB may be NULL when the matrix has no columns. beta == 0: C is not
+ * read.
  * Enqueued on stream (a cudaStream_t, NULL = legacy default). The handle's
  * B scratch is reused: calls on one handle must not overlap on different
  * streams (growing it synchronizes the device). */

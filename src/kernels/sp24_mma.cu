@@ -193,12 +193,12 @@ __global__ void __launch_bounds__(WM *WN * 32)
         for (int i = tid; i < BM * 4; i += THREADS) {
             int r = i / 4, c = i % 4;
             cp_async16(sa + r * 64 + ((c ^ ((r >> 1) & 3)) * 16),
-                       a_block + r * a_row_bytes + kt * SP24_KTILE_BYTES + c * 16);
+                       a_block + r * a_row_bytes + (int64_t)kt * SP24_KTILE_BYTES + c * 16);
         }
         for (int i = tid; i < BN * 8; i += THREADS) {
             int r = i / 8, c = i % 8;
             cp_async16(sb + r * 128 + ((c ^ (r & 7)) * 16),
-                       b_block + r * b_col_bytes + kt * B_TILE_BYTES + c * 16);
+                       b_block + r * b_col_bytes + (int64_t)kt * B_TILE_BYTES + c * 16);
         }
         for (int i = tid; i < BM / 16 * 8; i += THREADS) {
             int t = i / 8, c = i % 8;
@@ -376,9 +376,9 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     if (s->precision == TCSPMM_PRECISION_FP32 || !s->values || !s->meta)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "sp24_gpu_upload: not a compressed tf32/bf16/fp16 matrix");
-    if (s->rows_pad / 64 > 65535)
+    if (!sp24_gpu_takes_rows(s->rows))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "sp24_gpu_upload: %lld rows exceed the kernel's grid",
+                           "sp24_gpu_upload: %lld rows exceed the mma.sp kernel's grid",
                            (long long)s->rows);
     sp24_gpu *g = (sp24_gpu *)calloc(1, sizeof *g);
     if (!g) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "sp24_gpu_upload: out of memory");
@@ -414,6 +414,16 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     return TCSPMM_SUCCESS;
 }
 
+/* The mma.sp kernel's grid has a y block per 64 padded rows (the small
+ * configuration's BM), at most 65535; the wgmma.sp kernel is persistent. */
+static int mma_sp_takes_rows(int64_t rows_pad) { return rows_pad / 64 <= 65535; }
+
+extern "C" int sp24_gpu_takes_rows(int64_t rows)
+{
+    const int64_t rows_pad = (rows > 0 ? rows : 1) + SP24_ROW_TILE - 1;
+    return sp24_wgmma_usable() || mma_sp_takes_rows(rows_pad / SP24_ROW_TILE * SP24_ROW_TILE);
+}
+
 extern "C" sp24_kernel sp24_gpu_kernel(const sp24_gpu *g) { return g->kernel; }
 
 extern "C" tcspmm_status sp24_gpu_set_kernel(sp24_gpu *g, sp24_kernel k)
@@ -422,6 +432,10 @@ extern "C" tcspmm_status sp24_gpu_set_kernel(sp24_gpu *g, sp24_kernel k)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "sp24_gpu_set_kernel: wgmma.sp needs a compute capability 9.0 "
                            "device");
+    if (k == SP24_KERNEL_MMA_SP && !mma_sp_takes_rows(g->rows_pad))
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "sp24_gpu_set_kernel: %lld rows exceed the mma.sp kernel's grid",
+                           (long long)g->rows);
     g->kernel = k;
     return TCSPMM_SUCCESS;
 }
@@ -443,7 +457,7 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
                                        int c_type, int64_t ldc, tcspmm_layout layout,
                                        void *stream)
 {
-    if (!g || n < 0 || (n > 0 && g->rows > 0 && (!dB || !dC)))
+    if (!g || n < 0 || (n > 0 && g->rows > 0 && (!dC || (g->cols > 0 && !dB))))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "sp24_gpu_spmm: null handle or pointer, or n = %lld < 0", (long long)n);
     int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
@@ -461,13 +475,16 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
     const int c16 = c_type != SP24_DATA_FP32;
     if (n == 0 || g->rows == 0) return TCSPMM_SUCCESS;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
-    if (n_pad / PACK_N > 65535)
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED, "sp24_gpu_spmm: n = %lld too large",
-                           (long long)n);
-    /* wgmma.sp reads a 16-bit B in place where TMA can (16-byte address and
-     * rows); otherwise B is packed (and rounded) into b_packed first */
+    /* wgmma.sp reads a 16-bit B in place where TMA can (rows of B, a 16-byte
+     * address, a stride that is a multiple of 16 bytes and below 2^40);
+     * otherwise B is packed (and rounded) into b_packed first, by a grid
+     * with a y block per PACK_N columns */
     const int b_in_place = g->kernel == SP24_KERNEL_WGMMA && b_type != SP24_DATA_FP32 &&
-                           ldb % 8 == 0 && (uintptr_t)dB % 16 == 0;
+                           g->cols > 0 && ldb % 8 == 0 && ldb < ((int64_t)1 << 39) &&
+                           (uintptr_t)dB % 16 == 0;
+    if (!b_in_place && n_pad / PACK_N > 65535)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "sp24_gpu_spmm: n = %lld too large to pack B", (long long)n);
     size_t need = b_in_place ? 0 : (size_t)(n_pad * g->cols_pad * g->elem_bytes);
     if (need > g->b_packed_bytes) {
         TCSPMM_TRY(TCSPMM_CUDA(cudaFree(g->b_packed)));
