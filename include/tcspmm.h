@@ -130,7 +130,7 @@ typedef struct tcspmm_options {
     tcspmm_path path;           /* default TCSPMM_PATH_AUTO */
     tcspmm_precision precision; /* default TCSPMM_PRECISION_TF32 */
     int panel_rows;             /* HRPB rows per panel, 16 (default) or 32 */
-    int64_t expected_n;         /* N the plan is tuned for (default 128) */
+    int64_t expected_n;         /* N the plan is tuned for (default 128; 1 to 2^31) */
     int num_sms;                /* 0: read from the device (else 132) */
     int blocks_per_sm;          /* 0: from the kernel's occupancy (else 4) */
     int host_threads;           /* OpenMP threads for preprocessing; 0: all */
@@ -162,9 +162,11 @@ typedef struct tcspmm_plan tcspmm_plan;
 
 /* Does all preprocessing and the upload once. A is copied (to the device
  * for the GPU paths); the caller may free it afterwards. opt may be NULL for
- * the defaults. With no usable GPU the plan is still made, runs on the CPU
- * path only, and says so in info. With a GPU, A's entries are validated and
- * HRPB is built there (rows and nnz below 2^31; else on the host). */
+ * the defaults. This call and every call on the plan run on the plan's GPU
+ * (opt.device) and leave the caller's current device as it was. With no
+ * usable GPU the plan is still made, runs on the CPU path only, and says so
+ * in info. With a GPU, A's entries are validated and HRPB is built there
+ * (rows and nnz below 2^31; else on the host). */
 tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
                                  tcspmm_plan **plan);
 
@@ -174,18 +176,19 @@ tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
  * free it afterwards. Needs a GPU (TCSPMM_ERROR_NO_DEVICE otherwise) and
  * rows and nnz below 2^31 - 1. The cpu and sparse24 paths (which compresses
  * on the host) and clustered rows download A once; the cuSPARSE path keeps the device
- * copy and downloads only row_ptr. */
+ * copy and downloads only row_ptr. A is read on the legacy default stream:
+ * work that writes it on a non-blocking stream must have finished. */
 tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_options *opt,
                                         tcspmm_plan **plan);
 
 /* C = alpha*A*B + beta*C on device pointers: A is rows x cols, B is
  * cols x n and C is rows x n, both in the given layout with leading
- * dimensions ldb and ldc. Enqueued on stream (a cudaStream_t; NULL is the
- * legacy default stream); returns once the work is enqueued. beta == 0
- * means C is not read (it may hold NaN). Safe to call many times, one call
- * at a time per plan (a plan keeps state across calls: workspaces and
- * measured choices, which tcspmm_plan_path_for reads too); use one plan per
- * host thread that multiplies concurrently. Calls of one plan enqueued on
+ * dimensions ldb and ldc; B and C must not overlap. Enqueued on stream (a
+ * cudaStream_t; NULL is the legacy default stream); returns once the work is
+ * enqueued. beta == 0 means C is not read (it may hold NaN). Safe to call
+ * many times, one call at a time per plan (a plan keeps state across calls:
+ * workspaces and measured choices, which tcspmm_plan_path_for reads too);
+ * use one plan per host thread that multiplies concurrently. Calls of one plan enqueued on
  * different streams must not run on the GPU at the same time: the cuSPARSE
  * path's workspaces and the sparse24 path's packed B are the plan's, shared
  * by its calls (order the streams, or use one plan per stream). On the

@@ -27,8 +27,10 @@ tcspmm_status options_check(const tcspmm_options *opt)
     if (opt->panel_rows != 16 && opt->panel_rows != 32)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "options: panel_rows is %d; it must be 16 or 32", opt->panel_rows);
-    if (opt->expected_n < 1)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "options: expected_n must be >= 1");
+    if (opt->expected_n < 1 || opt->expected_n > ((int64_t)1 << 31))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "options: expected_n is %lld; it must be 1 to 2^31",
+                           (long long)opt->expected_n);
     if (opt->row_order != TCSPMM_ROW_ORDER_NATURAL && opt->row_order != TCSPMM_ROW_ORDER_CLUSTERED)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "options: unknown row_order %d",
                            (int)opt->row_order);

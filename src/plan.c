@@ -178,11 +178,32 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
 }
 
 /* A structured matrix goes to the sparse tensor cores only when it is dense
- * enough for their dense-over-K work to pay: its entries fill at least a
- * quarter of the compressed slots (rows x cols / 2). */
+ * enough for their dense-over-K work to pay: it has entries, and they fill
+ * at least a quarter of the compressed slots (rows x cols / 2). */
 static int sparse24_dense_enough(const tcspmm_info *A)
 {
-    return (double)A->nnz * 4.0 >= (double)A->rows * (double)A->cols / 2.0;
+    return A->nnz > 0 && (double)A->nnz * 4.0 >= (double)A->rows * (double)A->cols / 2.0;
+}
+
+/* *fit = whether every value of A is below the structured path's overflow
+ * limit at the plan's precision (sp24_compress refuses the first that is
+ * not): checked on the host input, else on the device copy dA. */
+static tcspmm_status sparse24_values_fit(tcspmm_plan *plan, const csr_gpu *dA, int *fit)
+{
+    const float limit = sp24_overflow_limit(plan->opt.precision);
+    int64_t first = -1;
+    if (plan->input) {
+        first = csr_first_beyond(plan->input->values, plan->input->nnz, limit,
+                                 plan->opt.host_threads);
+    } else {
+        unsigned long long *scratch = NULL;
+        TCSPMM_TRY(device_alloc((void **)&scratch, sizeof *scratch));
+        tcspmm_status st = csr_gpu_first_beyond(dA->values, dA->nnz, limit, scratch, NULL, &first);
+        cudaFree(scratch);
+        TCSPMM_TRY(st);
+    }
+    *fit = first < 0;
+    return TCSPMM_SUCCESS;
 }
 
 /* Whether the sparse tensor cores can run A at a precision: TF32 needs 1:2,
@@ -232,7 +253,8 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     tcspmm_info *info = &plan->info;
     char *why = plan->path_reason;
     size_t len = sizeof plan->path_reason;
-    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->info);
+    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->info) &&
+                     (plan->device < 0 || sp24_gpu_takes_rows(plan->info.rows));
     if (want == TCSPMM_PATH_SPARSE24 && !sparse24_fits(s, prec))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "plan: the sparse24 path needs a %s matrix for precision %s; this one "
@@ -242,6 +264,9 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
                                ? " (counting every entry, zero or not: its values may change)"
                                : "");
     int auto_on_gpu = want == TCSPMM_PATH_AUTO && plan->device >= 0;
+    int values_fit = 1; /* an auto plan takes the structured path only if its values fit */
+    if (auto_on_gpu && structured) TCSPMM_TRY(sparse24_values_fit(plan, dA, &values_fit));
+    structured = structured && values_fit;
     if (want == TCSPMM_PATH_HRPB || (want == TCSPMM_PATH_AUTO && !(auto_on_gpu && structured)))
         TCSPMM_TRY(build_hrpb(plan, dA));
 
@@ -265,6 +290,11 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
             info->path = rule_choice(plan, why, len);
             size_t used = strlen(why);
             snprintf(why + used, len - used, "; not measured: no room on the GPU for HRPB beside CSR");
+        }
+        if (!values_fit) {
+            size_t used = strlen(why);
+            snprintf(why + used, len - used, "; structure %s, but a value overflows %s",
+                     sparse24_structure_name(s), tcspmm_precision_name(prec));
         }
     }
     info->precision = effective_precision(info->path, prec);
@@ -436,10 +466,13 @@ static tcspmm_status plan_fill_device(tcspmm_plan *plan, const tcspmm_csr *A, cs
     return plan_complete(plan, s, dA);
 }
 
-/* Frees everything a plan holds; keeps this thread's error message. */
+/* Frees everything a plan holds; keeps this thread's error message and
+ * the caller's current device. */
 static void plan_free(tcspmm_plan *plan)
 {
-    if (plan->device >= 0) cudaSetDevice(plan->device);
+    int caller = -1; /* made current again at the end; errors leave no message */
+    const int switched = plan->device >= 0 && cudaGetDevice(&caller) == cudaSuccess &&
+                         caller != plan->device && cudaSetDevice(plan->device) == cudaSuccess;
     path_trial_free(&plan->trial);
     cusparse_path_destroy(plan->cusparse);
     hrpb_gpu_free(plan->hrpb_dev);
@@ -451,6 +484,8 @@ static void plan_free(tcspmm_plan *plan)
     wave_split_free(&plan->split);
     tcspmm_csr_free(&plan->A);
     free(plan);
+    if (switched) cudaSetDevice(caller);
+    cudaGetLastError();
 }
 
 typedef tcspmm_status (*plan_fill_fn)(tcspmm_plan *, const tcspmm_csr *, csr_gpu *);
@@ -465,9 +500,15 @@ static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
     else tcspmm_options_init(&plan->opt);
     plan->trial.at_first_call = plan->opt.measure_at_first_call;
     tcspmm_status st = options_check(&plan->opt);
+    int caller = -1; /* the caller's current device, made current again at the end */
+    if (cudaGetDevice(&caller) != cudaSuccess) {
+        cudaGetLastError();
+        caller = -1;
+    }
     csr_gpu dA = {0};
     if (!st) st = fill(plan, A, &dA);
     csr_gpu_free(&dA);
+    if (caller >= 0 && cudaSetDevice(caller) != cudaSuccess) cudaGetLastError();
     if (st) {
         plan_free(plan);
         return st;
@@ -522,13 +563,7 @@ void plan_stop_measuring(tcspmm_plan *plan)
     const tcspmm_path rule = rule_choice(plan, rule_why, sizeof rule_why);
     plan->info.path = rule;
     plan->info.precision = effective_precision(rule, plan->opt.precision);
-    if (rule == TCSPMM_PATH_HRPB) {
-        cusparse_path_destroy(plan->cusparse);
-        plan->cusparse = NULL;
-    } else {
-        hrpb_gpu_free(plan->hrpb_dev);
-        plan->hrpb_dev = NULL;
-    }
+    /* Both copies of A stay: a graph captured earlier may run either path. */
     size_t used = strlen(plan->path_reason);
     snprintf(plan->path_reason + used, sizeof plan->path_reason - used,
              "; out of GPU memory while measuring: the rule's %s", tcspmm_path_name(rule));

@@ -37,7 +37,8 @@ struct tcspmm_plan {
 };
 
 /* A measuring plan that ran out of device memory while measuring: from now
- * on it runs the rule's choice, and frees the other copy of A. In plan.c. */
+ * on it runs the rule's choice. It keeps both copies of A, which graphs
+ * captured before may use. In plan.c. */
 void plan_stop_measuring(tcspmm_plan *plan);
 
 #endif

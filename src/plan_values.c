@@ -7,6 +7,7 @@
 
 #include "csr_gpu.h"
 #include "device_copy.h"
+#include "device_scope.h"
 #include "error.h"
 #include "format/csr.h"
 
@@ -87,23 +88,13 @@ static tcspmm_status stage_host_values(tcspmm_plan *plan, const float *values, v
     return TCSPMM_SUCCESS;
 }
 
-tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, void *stream)
+/* tcspmm_plan_set_values for a plan with entries (its device current,
+ * where it has one). */
+static tcspmm_status set_values(tcspmm_plan *plan, const float *values, void *stream)
 {
-    tcspmm_clear_error();
-    if (!plan || (!values && plan->info.nnz > 0))
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_set_values: plan or values is NULL");
-    if (!plan->opt.updatable_values)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "tcspmm_plan_set_values: the plan was made without "
-                           "opt.updatable_values = 1");
-    const int64_t nnz = plan->info.nnz;
-    if (nnz == 0) return TCSPMM_SUCCESS;
-    const size_t bytes = (size_t)nnz * sizeof(float);
+    const size_t bytes = (size_t)plan->info.nnz * sizeof(float);
     int on_device = 0;
-    if (plan->device >= 0) {
-        TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(plan->device)));
-        TCSPMM_TRY(is_device_memory(values, &on_device));
-    }
+    if (plan->device >= 0) TCSPMM_TRY(is_device_memory(values, &on_device));
     TCSPMM_TRY(check_values(plan, values, on_device, stream));
 
     const int needs_host = plan->A.values != NULL;
@@ -124,5 +115,23 @@ tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, voi
         if (!st) st = sync;
     }
     free(host_copy);
+    return st;
+}
+
+tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, void *stream)
+{
+    tcspmm_clear_error();
+    if (!plan || (!values && plan->info.nnz > 0))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_set_values: plan or values is NULL");
+    if (!plan->opt.updatable_values)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "tcspmm_plan_set_values: the plan was made without "
+                           "opt.updatable_values = 1");
+    if (plan->info.nnz == 0) return TCSPMM_SUCCESS;
+    if (plan->device < 0) return set_values(plan, values, stream);
+    device_scope scope;
+    TCSPMM_TRY(device_scope_enter(&scope, plan->device));
+    tcspmm_status st = set_values(plan, values, stream);
+    device_scope_leave(&scope);
     return st;
 }

@@ -4,6 +4,7 @@
 #include "plan.h"
 
 #include "device_copy.h"
+#include "device_scope.h"
 #include "error.h"
 #include "reference.h"
 
@@ -24,7 +25,9 @@ static tcspmm_status check_args(const char *fn, const tcspmm_plan *plan, int64_t
     int64_t rows = plan->info.rows, cols = plan->info.cols;
     int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     int64_t min_ldb = row_major ? n : cols, min_ldc = row_major ? n : rows;
-    if (ldb < (min_ldb > 1 ? min_ldb : 1) || ldc < (min_ldc > 1 ? min_ldc : 1))
+    min_ldb = min_ldb > 1 ? min_ldb : 1;
+    min_ldc = min_ldc > 1 ? min_ldc : 1;
+    if (ldb < min_ldb || ldc < min_ldc)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "%s: ldb = %lld and ldc = %lld; %s layout needs ldb >= %lld, ldc >= %lld",
                            fn, (long long)ldb, (long long)ldc, row_major ? "row-major" : "column-major",
@@ -71,6 +74,10 @@ static tcspmm_status run_path(tcspmm_plan *plan, tcspmm_path path, int64_t n, fl
     }
 }
 
+static tcspmm_status product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
+                             int sp24_b, int64_t ldb, float beta, void *dC, int sp24_c,
+                             int64_t ldc, tcspmm_layout layout, void *stream);
+
 tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
                           int64_t ldb, float beta, float *dC, int64_t ldc,
                           tcspmm_layout layout, void *stream)
@@ -97,9 +104,18 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_spmm: the plan has no GPU (%s); "
                            "use tcspmm_spmm_host", plan->path_reason);
     if (n == 0 || plan->info.rows == 0) return TCSPMM_SUCCESS;
-    int current = -1;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&current)));
-    if (current != plan->device) TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(plan->device)));
+    device_scope scope;
+    TCSPMM_TRY(device_scope_enter(&scope, plan->device));
+    tcspmm_status st = product(plan, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc, layout, stream);
+    device_scope_leave(&scope);
+    return st;
+}
+
+/* tcspmm_spmm_ex's product, its arguments checked, on the plan's device. */
+static tcspmm_status product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
+                             int sp24_b, int64_t ldb, float beta, void *dC, int sp24_c,
+                             int64_t ldc, tcspmm_layout layout, void *stream)
+{
     if (plan->info.cols > 0 && dB != plan->checked_B) { /* solvers reuse buffers: ask once */
         TCSPMM_TRY(check_device_pointer(dB, "tcspmm_spmm: B", "use tcspmm_spmm_host for host arrays"));
         plan->checked_B = dB;
@@ -127,15 +143,12 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     return TCSPMM_SUCCESS;
 }
 
-tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, const float *B,
-                               int64_t ldb, float beta, float *C, int64_t ldc,
-                               tcspmm_layout layout)
+/* tcspmm_spmm_host's product for a plan that keeps A on the device only:
+ * A copied back for it, with the plan's device current. */
+static tcspmm_status host_product_of_device_copy(const tcspmm_plan *plan, int64_t n, float alpha,
+                                                 const float *B, int64_t ldb, float beta,
+                                                 float *C, int64_t ldc, tcspmm_layout layout)
 {
-    tcspmm_clear_error();
-    TCSPMM_TRY(check_args("tcspmm_spmm_host", plan, n, alpha, B, ldb, beta, C, ldc, layout));
-    if (plan->A.row_ptr) return csr_spmm_f64(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
-    /* The plan keeps A on the device only: copy it back for this product. */
-    TCSPMM_TRY(TCSPMM_CUDA(cudaSetDevice(plan->device)));
     tcspmm_status st;
     if (plan->info.path == TCSPMM_PATH_HRPB) {
         hrpb h;
@@ -150,5 +163,19 @@ tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, 
         st = csr_spmm_f64(&A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
         tcspmm_csr_free(&A);
     }
+    return st;
+}
+
+tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, const float *B,
+                               int64_t ldb, float beta, float *C, int64_t ldc,
+                               tcspmm_layout layout)
+{
+    tcspmm_clear_error();
+    TCSPMM_TRY(check_args("tcspmm_spmm_host", plan, n, alpha, B, ldb, beta, C, ldc, layout));
+    if (plan->A.row_ptr) return csr_spmm_f64(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
+    device_scope scope;
+    TCSPMM_TRY(device_scope_enter(&scope, plan->device));
+    tcspmm_status st = host_product_of_device_copy(plan, n, alpha, B, ldb, beta, C, ldc, layout);
+    device_scope_leave(&scope);
     return st;
 }

@@ -24,3 +24,5 @@ tcspmm_add_test(gpu_csr_check SOURCES gpu_csr_check.c matgen.c sparse24_gen.c LA
 tcspmm_add_test(gpu_oom SOURCES gpu_oom.c matgen.c LABELS gpu)
 # Plans from a CSR already in device memory (label gpu).
 tcspmm_add_test(gpu_device_input SOURCES gpu_device_input.c device_csr.c matgen.c sparse24_gen.c LABELS gpu)
+# A plan on one GPU leaves the caller's current device alone (label gpu; two GPUs to mean it).
+tcspmm_add_test(gpu_devices SOURCES gpu_devices.c matgen.c LABELS gpu)

@@ -41,6 +41,10 @@ static void test_status_and_errors(void)
     CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(tcspmm_last_error(), "measure_at_first_call") != NULL);
     CHECK(plan == NULL);
+    opt.measure_at_first_call = 0;
+    opt.expected_n = ((int64_t)1 << 31) + 1; /* n tiles past it would overflow */
+    CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "expected_n") != NULL && plan == NULL);
     CHECK(strcmp(tcspmm_path_name(TCSPMM_PATH_HRPB), "hrpb") == 0);
     CHECK(strcmp(tcspmm_precision_name(TCSPMM_PRECISION_FP32), "fp32") == 0);
 }
@@ -159,6 +163,9 @@ static void test_cpu_plan(void)
           TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(tcspmm_spmm_host(plan, -1, 1.0f, B, 2, 0.0f, C, 2, TCSPMM_LAYOUT_ROW_MAJOR) ==
           TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(tcspmm_spmm_host(plan, 0, 1.0f, B, 0, 0.0f, C, 1, TCSPMM_LAYOUT_ROW_MAJOR) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT); /* every leading dimension is at least 1 */
+    CHECK(strstr(tcspmm_last_error(), "needs ldb >= 1") != NULL);
     CHECK_OK(tcspmm_plan_destroy(plan));
     CHECK_OK(tcspmm_plan_destroy(NULL));
 }
