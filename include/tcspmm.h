@@ -166,7 +166,12 @@ typedef struct tcspmm_plan tcspmm_plan;
  * (opt.device) and leave the caller's current device as it was. With no
  * usable GPU the plan is still made, runs on the CPU path only, and says so
  * in info. With a GPU, A's entries are validated and HRPB is built there
- * (rows and nnz below 2^31; else on the host). */
+ * (rows and nnz below 2^31; else on the host). A value of magnitude
+ * 3.40277e38 or more (within 2^-13 of FLT_MAX) would become Inf in the HRPB
+ * kernel's TF32 rounding: an HRPB plan refuses it (TCSPMM_ERROR_UNSUPPORTED)
+ * and an auto plan takes cuSPARSE; likewise an auto plan of a structured
+ * matrix whose values overflow the requested 16-bit or tf32 precision does
+ * not take the sparse24 path. */
 tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
                                  tcspmm_plan **plan);
 
@@ -303,7 +308,9 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * First every value is checked finite (else TCSPMM_ERROR_INVALID_MATRIX,
  * naming the first bad index, and the plan keeps its values), and on the
  * sparse24 path below the magnitude its precision rounds to infinity
- * (65520 for fp16; else TCSPMM_ERROR_UNSUPPORTED, the same way): device
+ * (65520 for fp16), where the plan runs HRPB below the magnitude its TF32
+ * rounding does (3.40277e38, within 2^-13 of FLT_MAX; else
+ * TCSPMM_ERROR_UNSUPPORTED, the same way): device
  * values by a kernel on stream (a cudaStream_t; NULL: the legacy default
  * stream), which the call then synchronizes; host values on the host.
  * Then the update is enqueued on stream: products enqueued later on stream

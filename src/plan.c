@@ -185,25 +185,28 @@ static int sparse24_dense_enough(const tcspmm_info *A)
     return A->nnz > 0 && (double)A->nnz * 4.0 >= (double)A->rows * (double)A->cols / 2.0;
 }
 
-/* *fit = whether every value of A is below the structured path's overflow
- * limit at the plan's precision (sp24_compress refuses the first that is
- * not): checked on the host input, else on the device copy dA. */
-static tcspmm_status sparse24_values_fit(tcspmm_plan *plan, const csr_gpu *dA, int *fit)
+/* *fit = whether every value of A is below limit in magnitude: checked on
+ * the device copy dA where the plan has one, else on the host input. */
+static tcspmm_status values_below(tcspmm_plan *plan, const csr_gpu *dA, float limit, int *fit)
 {
-    const float limit = sp24_overflow_limit(plan->opt.precision);
     int64_t first = -1;
-    if (plan->input) {
-        first = csr_first_beyond(plan->input->values, plan->input->nnz, limit,
-                                 plan->opt.host_threads);
-    } else {
+    if (dA && dA->values) {
         unsigned long long *scratch = NULL;
         TCSPMM_TRY(device_alloc((void **)&scratch, sizeof *scratch));
         tcspmm_status st = csr_gpu_first_beyond(dA->values, dA->nnz, limit, scratch, NULL, &first);
         cudaFree(scratch);
         TCSPMM_TRY(st);
+    } else {
+        first = csr_first_beyond(plan->input->values, plan->input->nnz, limit,
+                                 plan->opt.host_threads);
     }
     *fit = first < 0;
     return TCSPMM_SUCCESS;
+}
+
+float hrpb_value_limit(void)
+{
+    return sp24_overflow_limit(TCSPMM_PRECISION_TF32); /* the same rounding, ties away */
 }
 
 /* Whether the sparse tensor cores can run A at a precision: TF32 needs 1:2,
@@ -265,9 +268,19 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
                                : "");
     int auto_on_gpu = want == TCSPMM_PATH_AUTO && plan->device >= 0;
     int values_fit = 1; /* an auto plan takes the structured path only if its values fit */
-    if (auto_on_gpu && structured) TCSPMM_TRY(sparse24_values_fit(plan, dA, &values_fit));
+    if (auto_on_gpu && structured)
+        TCSPMM_TRY(values_below(plan, dA, sp24_overflow_limit(prec), &values_fit));
     structured = structured && values_fit;
-    if (want == TCSPMM_PATH_HRPB || (want == TCSPMM_PATH_AUTO && !(auto_on_gpu && structured)))
+    int hrpb_fit = 1; /* HRPB's TF32 rounding overflows values within 2^-13 of FLT_MAX */
+    if (plan->device >= 0 && (want == TCSPMM_PATH_HRPB || (auto_on_gpu && !structured)))
+        TCSPMM_TRY(values_below(plan, dA, hrpb_value_limit(), &hrpb_fit));
+    if (want == TCSPMM_PATH_HRPB && !hrpb_fit)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "plan: A holds a value of magnitude %g or more, which the HRPB "
+                           "path's TF32 rounding turns into Inf (the cuSPARSE path takes it)",
+                           (double)hrpb_value_limit());
+    if (want == TCSPMM_PATH_HRPB ||
+        (want == TCSPMM_PATH_AUTO && !(auto_on_gpu && (structured || !hrpb_fit))))
         TCSPMM_TRY(build_hrpb(plan, dA));
 
     if (want == TCSPMM_PATH_CPU) {
@@ -278,6 +291,10 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     } else if (want != TCSPMM_PATH_AUTO) {
         info->path = want;
         snprintf(why, len, "requested");
+    } else if (!hrpb_fit) {
+        info->path = TCSPMM_PATH_CUSPARSE;
+        snprintf(why, len, "a value of magnitude %g or more, which HRPB's TF32 rounding turns "
+                 "into Inf: cuSPARSE", (double)hrpb_value_limit());
     } else if (structured) {
         info->path = TCSPMM_PATH_SPARSE24;
         snprintf(why, len, "structure %s at precision %s: sparse tensor cores%s",

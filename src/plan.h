@@ -36,6 +36,10 @@ struct tcspmm_plan {
     float *values_staging;   /* its device copy of host values (nnz), or NULL */
 };
 
+/* The magnitude from which the HRPB kernel's TF32 rounding (ties away)
+ * gives Inf: plans that run HRPB refuse values this large. In plan.c. */
+float hrpb_value_limit(void);
+
 /* A measuring plan that ran out of device memory while measuring: from now
  * on it runs the rule's choice. It keeps both copies of A, which graphs
  * captured before may use. In plan.c. */

@@ -17,20 +17,22 @@
 #include <string.h>
 
 /* The bound every new value must stay below in magnitude: the sparse24
- * path's element type overflows at sp24_overflow_limit; the other paths take
- * any finite value. */
+ * path's element type overflows at sp24_overflow_limit, HRPB's TF32 rounding
+ * at hrpb_value_limit; the cuSPARSE and cpu paths take any finite value. */
 static float value_limit(const tcspmm_plan *plan)
 {
-    return plan->sp24_dev ? sp24_overflow_limit(plan->opt.precision) : INFINITY;
+    return plan->sp24_dev ? sp24_overflow_limit(plan->opt.precision)
+           : plan->hrpb_dev ? hrpb_value_limit() : INFINITY;
 }
 
 static tcspmm_status fail_value(const tcspmm_plan *plan, int64_t k, float v)
 {
     if (isfinite(v))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "tcspmm_plan_set_values: values[%lld] = %g overflows %s, the "
-                           "sparse24 path's precision (the plan keeps its values)",
-                           (long long)k, (double)v, tcspmm_precision_name(plan->opt.precision));
+                           "tcspmm_plan_set_values: values[%lld] = %g overflows %s, the %s "
+                           "path's rounding (the plan keeps its values)", (long long)k, (double)v,
+                           plan->sp24_dev ? tcspmm_precision_name(plan->opt.precision) : "tf32",
+                           plan->sp24_dev ? "sparse24" : "HRPB");
     return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
                        "tcspmm_plan_set_values: values[%lld] is %s; every value must be finite "
                        "(the plan keeps its values)", (long long)k, isnan(v) ? "NaN" : "infinite");

@@ -330,6 +330,43 @@ static void structured_with_zeros(sp24_structure structure, uint64_t gen_seed, t
     for (int64_t k = 0; k < out->nnz; k += 3) out->values[k] = 0.0f;
 }
 
+
+/* HRPB's TF32 rounding turns values within 2^-13 of FLT_MAX into Inf, as
+ * tf32's: an HRPB plan refuses them as new values (the largest below is
+ * taken); an auto plan of a matrix holding one takes cuSPARSE and says why;
+ * a forced HRPB plan of it is refused. */
+static void test_hrpb_limit(void)
+{
+    tcspmm_csr H;
+    CHECK_OK(matgen_random(90, 70, 0.1, seed++, &H));
+    tcspmm_plan *plan = updatable_plan(&H, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32);
+    float *v = malloc((size_t)H.nnz * 4);
+    rng_fill(v, (size_t)H.nnz, seed++);
+    if (plan) {
+        v[H.nnz / 2] = FLT_MAX;
+        check_refused(plan, &H, v, TCSPMM_ERROR_UNSUPPORTED, "overflows tf32, the HRPB", "HRPB");
+        v[H.nnz / 2] = -nextafterf(sp24_overflow_limit(TCSPMM_PRECISION_TF32), 0.0f); /* fits */
+        CHECK_OK(tcspmm_plan_set_values(plan, v, stream));
+        CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+    }
+    tcspmm_plan_destroy(plan);
+    memcpy(H.values, v, (size_t)H.nnz * 4);
+    H.values[H.nnz / 3] = -FLT_MAX;
+    tcspmm_options opt = updatable_options(TCSPMM_PATH_AUTO, TCSPMM_PRECISION_TF32);
+    plan = NULL;
+    CHECK_OK(tcspmm_plan_create(&H, &opt, &plan));
+    tcspmm_info info;
+    if (plan && !tcspmm_plan_info(plan, &info))
+        CHECK(info.path == TCSPMM_PATH_CUSPARSE && strstr(info.path_reason, "TF32 rounding"));
+    tcspmm_plan_destroy(plan);
+    opt.path = TCSPMM_PATH_HRPB;
+    plan = NULL;
+    CHECK(tcspmm_plan_create(&H, &opt, &plan) == TCSPMM_ERROR_UNSUPPORTED && plan == NULL);
+    CHECK(strstr(tcspmm_last_error(), "turns into Inf") != NULL);
+    free(v);
+    tcspmm_csr_free(&H);
+}
+
 static void test_structure_refusals(void)
 {
     tcspmm_csr S, Z;
@@ -390,6 +427,7 @@ static void test_structure_refusals(void)
     }
     tcspmm_csr_free(&Z);
     tcspmm_csr_free(&S);
+    test_hrpb_limit();
 }
 
 /* The device's placement of new values (sp24_gpu_set_values through the
