@@ -111,8 +111,8 @@ static tcspmm_status measure(const hrpb_gpu *hrpb, cusparse_path *cusparse, cons
 /* The waiting part of path_trial_pick once no graph is being captured on
  * stream: reads the timed call, measures where due, else times this call
  * when none is timed yet (a failure to time is no failure of the call).
- * Runs with this thread's capture mode relaxed, so that another thread's
- * capture is not broken by it. */
+ * Its caller, tcspmm_spmm_ex, relaxes this thread's capture mode
+ * (call_scope.h), so that another thread's capture is not broken by it. */
 static tcspmm_status wait_or_measure(path_trial *t, path_trial_shape *s, const hrpb_gpu *hrpb,
                                      cusparse_path *cusparse, const gpu_product *call, const float *dC, int64_t ldc,
                                      int alg3, tcspmm_path *path, cudaEvent_t *stop)
@@ -166,13 +166,8 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     if (capture_forbids(e)) return TCSPMM_SUCCESS;
     TCSPMM_TRY(TCSPMM_CUDA(e));
     if (capturing != cudaStreamCaptureStatusNone) return TCSPMM_SUCCESS; /* the graph keeps HRPB */
-    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaThreadExchangeStreamCaptureMode(&mode)));
     const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
-    tcspmm_status st = wait_or_measure(t, s, hrpb, cusparse, &call, dC, ldc, alg3, path, stop);
-    const cudaError_t restored = cudaThreadExchangeStreamCaptureMode(&mode);
-    if (!st && restored != cudaSuccess) st = TCSPMM_CUDA(restored);
-    return st;
+    return wait_or_measure(t, s, hrpb, cusparse, &call, dC, ldc, alg3, path, stop);
 }
 
 void path_trial_free(path_trial *t)

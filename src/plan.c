@@ -6,6 +6,7 @@
 #include "plan.h"
 
 #include "auto_path.h"
+#include "call_scope.h"
 #include "device_copy.h"
 #include "error.h"
 #include "format/csr.h"
@@ -487,9 +488,8 @@ static tcspmm_status plan_fill_device(tcspmm_plan *plan, const tcspmm_csr *A, cs
  * the caller's current device. */
 static void plan_free(tcspmm_plan *plan)
 {
-    int caller = -1; /* made current again at the end; errors leave no message */
-    const int switched = plan->device >= 0 && cudaGetDevice(&caller) == cudaSuccess &&
-                         caller != plan->device && cudaSetDevice(plan->device) == cudaSuccess;
+    call_scope scope = {0}; /* entered quietly: this keeps the thread's message */
+    if (plan->device >= 0) call_scope_enter(&scope, plan->device);
     path_trial_free(&plan->trial);
     cusparse_path_destroy(plan->cusparse);
     hrpb_gpu_free(plan->hrpb_dev);
@@ -501,7 +501,7 @@ static void plan_free(tcspmm_plan *plan)
     wave_split_free(&plan->split);
     tcspmm_csr_free(&plan->A);
     free(plan);
-    if (switched) cudaSetDevice(caller);
+    call_scope_leave(&scope);
     cudaGetLastError();
 }
 
@@ -517,15 +517,12 @@ static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
     else tcspmm_options_init(&plan->opt);
     plan->trial.at_first_call = plan->opt.measure_at_first_call;
     tcspmm_status st = options_check(&plan->opt);
-    int caller = -1; /* the caller's current device, made current again at the end */
-    if (cudaGetDevice(&caller) != cudaSuccess) {
-        cudaGetLastError();
-        caller = -1;
-    }
+    call_scope scope; /* no GPU: enter fails and changes nothing */
+    call_scope_enter(&scope, -1);
     csr_gpu dA = {0};
     if (!st) st = fill(plan, A, &dA);
     csr_gpu_free(&dA);
-    if (caller >= 0 && cudaSetDevice(caller) != cudaSuccess) cudaGetLastError();
+    call_scope_leave(&scope);
     if (st) {
         plan_free(plan);
         return st;

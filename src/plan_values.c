@@ -7,7 +7,7 @@
 
 #include "csr_gpu.h"
 #include "device_copy.h"
-#include "device_scope.h"
+#include "call_scope.h"
 #include "error.h"
 #include "format/csr.h"
 
@@ -131,9 +131,9 @@ tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, voi
                            "opt.updatable_values = 1");
     if (plan->info.nnz == 0) return TCSPMM_SUCCESS;
     if (plan->device < 0) return set_values(plan, values, stream);
-    device_scope scope;
-    TCSPMM_TRY(device_scope_enter(&scope, plan->device));
+    call_scope scope;
+    TCSPMM_TRY(TCSPMM_CUDA(call_scope_enter(&scope, plan->device)));
     tcspmm_status st = set_values(plan, values, stream);
-    device_scope_leave(&scope);
+    call_scope_leave(&scope);
     return st;
 }

@@ -4,7 +4,7 @@
 #include "plan.h"
 
 #include "device_copy.h"
-#include "device_scope.h"
+#include "call_scope.h"
 #include "error.h"
 #include "reference.h"
 
@@ -104,10 +104,10 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_spmm: the plan has no GPU (%s); "
                            "use tcspmm_spmm_host", plan->path_reason);
     if (n == 0 || plan->info.rows == 0) return TCSPMM_SUCCESS;
-    device_scope scope;
-    TCSPMM_TRY(device_scope_enter(&scope, plan->device));
+    call_scope scope;
+    TCSPMM_TRY(TCSPMM_CUDA(call_scope_enter(&scope, plan->device)));
     tcspmm_status st = product(plan, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc, layout, stream);
-    device_scope_leave(&scope);
+    call_scope_leave(&scope);
     return st;
 }
 
@@ -173,9 +173,9 @@ tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, 
     tcspmm_clear_error();
     TCSPMM_TRY(check_args("tcspmm_spmm_host", plan, n, alpha, B, ldb, beta, C, ldc, layout));
     if (plan->A.row_ptr) return csr_spmm_f64(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
-    device_scope scope;
-    TCSPMM_TRY(device_scope_enter(&scope, plan->device));
+    call_scope scope;
+    TCSPMM_TRY(TCSPMM_CUDA(call_scope_enter(&scope, plan->device)));
     tcspmm_status st = host_product_of_device_copy(plan, n, alpha, B, ldb, beta, C, ldc, layout);
-    device_scope_leave(&scope);
+    call_scope_leave(&scope);
     return st;
 }

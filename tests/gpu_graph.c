@@ -15,7 +15,10 @@
  *
  * `gpu_graph --time [FILE [N]]` (default data/cora.mtx, N = 32, auto path)
  * prints the time per call of 1000 calls issued back to back on one stream,
- * direct and as launches of the captured graph. */
+ * direct and as launches of the captured graph.
+ *
+ * Last, first calls and new values on one stream while a global-mode
+ * capture is open on another must leave that capture intact. */
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
@@ -210,6 +213,51 @@ static int time_mode(int argc, char **argv)
     return tests_finish();
 }
 
+/* The first calls of new shapes (which allocate, time cuSPARSE's
+ * algorithms or measure, and synchronize their stream) and first new
+ * values, on a non-blocking stream, while a capture in global mode is open
+ * on another: they succeed, and the capture survives them (the library
+ * relaxes this thread's capture mode for its calls). */
+static void test_beside_global_capture(const tcspmm_csr *A)
+{
+    tcspmm_plan *plans[3] = {NULL, NULL, NULL};
+    const tcspmm_path paths[3] = {TCSPMM_PATH_CUSPARSE, TCSPMM_PATH_AUTO, TCSPMM_PATH_HRPB};
+    for (int p = 0; p < 3; p++) {
+        tcspmm_options opt;
+        tcspmm_options_init(&opt);
+        opt.path = paths[p];
+        opt.measure_at_first_call = 1;
+        opt.updatable_values = 1;
+        CHECK_OK(tcspmm_plan_create(A, &opt, &plans[p]));
+    }
+    cudaStream_t captured;
+    CHECK(cudaStreamCreateWithFlags(&captured, cudaStreamNonBlocking) == cudaSuccess);
+    test_operands t;
+    test_operands_make(&t, A, 24, TCSPMM_LAYOUT_COL_MAJOR, 0, 0.5f, seed++);
+    device_operands d;
+    device_operands_make(&d, &t);
+    const cudaStream_t mine = d.s;
+    float *scratch = NULL;
+    CHECK(cudaMalloc((void **)&scratch, 64) == cudaSuccess);
+    CHECK(cudaStreamBeginCapture(captured, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    CHECK(cudaMemsetAsync(scratch, 0, 64, captured) == cudaSuccess);
+    for (int p = 0; p < 3; p++) {
+        if (!plans[p]) continue;
+        CHECK_OK(tcspmm_spmm(plans[p], 24, 1.0f, d.dB, t.ldb, 0.5f, d.dC, t.ldc,
+                             TCSPMM_LAYOUT_COL_MAJOR, mine));
+        CHECK_OK(tcspmm_plan_set_values(plans[p], A->values, mine));
+    }
+    CHECK(cudaStreamSynchronize(mine) == cudaSuccess);
+    cudaGraph_t graph = NULL;
+    CHECK(cudaStreamEndCapture(captured, &graph) == cudaSuccess && graph != NULL);
+    if (graph) cudaGraphDestroy(graph);
+    for (int p = 0; p < 3; p++) tcspmm_plan_destroy(plans[p]);
+    cudaFree(scratch);
+    device_operands_free(&d);
+    test_operands_free(&t);
+    cudaStreamDestroy(captured);
+}
+
 int main(int argc, char **argv)
 {
     tests_require_gpu();
@@ -232,6 +280,7 @@ int main(int argc, char **argv)
     check_plan(&S12, TCSPMM_PATH_SPARSE24, TF, NAT, 0, 0, 1e-3, "sparse24 tf32 (1:2)");
     check_plan(&S24, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16, NAT, 0, 0, 1e-2,
                "sparse24 bf16 (2:4)");
+    test_beside_global_capture(&A);
 
     tcspmm_csr_free(&A);
     tcspmm_csr_free(&H);

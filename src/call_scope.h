@@ -1,0 +1,25 @@
+/* call_scope.h: what a public call that works on a plan's GPU keeps for its
+ * caller: the current device, which the call sets to the plan's for its
+ * work, and the thread's stream-capture mode, which it relaxes so that its
+ * allocations and synchronizations outside any capture of its own do not
+ * break another thread's global-mode capture (src/call_scope.c). */
+#ifndef TCSPMM_CALL_SCOPE_H
+#define TCSPMM_CALL_SCOPE_H
+
+#include <cuda_runtime.h>
+
+typedef struct call_scope {
+    int caller_device;
+    enum cudaStreamCaptureMode caller_mode;
+    int set_device, set_mode; /* what enter changed */
+} call_scope;
+
+/* Makes device current (device < 0: keeps the current one) and this
+ * thread's capture mode relaxed, remembering both. A failure is returned
+ * as the CUDA error, with nothing changed and no message written. */
+cudaError_t call_scope_enter(call_scope *s, int device);
+
+/* Gives back what enter changed. */
+void call_scope_leave(const call_scope *s);
+
+#endif
