@@ -190,8 +190,10 @@ static int sparse24_dense_enough(const tcspmm_info *A)
  * the device copy dA where the plan has one, else on the host input. */
 static tcspmm_status values_below(tcspmm_plan *plan, const csr_gpu *dA, float limit, int *fit)
 {
-    int64_t first = -1;
-    if (dA && dA->values) {
+    *fit = 1;
+    if (plan->info.nnz == 0) return TCSPMM_SUCCESS; /* a device copy then holds no values */
+    int64_t first;
+    if (dA->values) {
         unsigned long long *scratch = NULL;
         TCSPMM_TRY(device_alloc((void **)&scratch, sizeof *scratch));
         tcspmm_status st = csr_gpu_first_beyond(dA->values, dA->nnz, limit, scratch, NULL, &first);

@@ -247,9 +247,9 @@ static void test_beside_global_capture(const tcspmm_csr *A)
                              TCSPMM_LAYOUT_COL_MAJOR, mine));
         CHECK_OK(tcspmm_plan_set_values(plans[p], A->values, mine));
     }
-    CHECK(cudaStreamSynchronize(mine) == cudaSuccess);
-    cudaGraph_t graph = NULL;
+    cudaGraph_t graph = NULL; /* ended before the sync, which global mode forbids this thread */
     CHECK(cudaStreamEndCapture(captured, &graph) == cudaSuccess && graph != NULL);
+    CHECK(cudaStreamSynchronize(mine) == cudaSuccess);
     if (graph) cudaGraphDestroy(graph);
     for (int p = 0; p < 3; p++) tcspmm_plan_destroy(plans[p]);
     cudaFree(scratch);
