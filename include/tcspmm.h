@@ -210,7 +210,10 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * yet is captured on HRPB. On the cuSPARSE path a graph uses the workspace
  * and preprocessing of the algorithm it captured: while it is launched,
  * make no direct calls on the plan with another n, ldb, ldc or layout (they
- * may preprocess again into that workspace, or grow it).
+ * may preprocess again into that workspace, or grow it). Each call (and
+ * tcspmm_plan_set_values) runs with the calling thread's capture mode
+ * relaxed, so the allocations and synchronizations of a first call on a
+ * stream that is not capturing leave another stream's capture intact.
  * Non-finite B: the tensor-core paths multiply A's structural zeros inside a
  * panel's blocks too, so an Inf or NaN in a row of B can reach rows of C
  * whose A rows do not touch that row (the cuSPARSE path keeps IEEE
