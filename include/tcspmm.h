@@ -325,7 +325,10 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * stream only (the legacy default stream, NULL, also waits for the other
  * blocking streams).
  * tcspmm_spmm_host reads the plan on the legacy stream: synchronize stream
- * before calling it after a device-value update.
+ * before calling it after a device-value update. A CUDA error after the
+ * checks (TCSPMM_ERROR_CUDA or out of memory) may leave the plan's copies
+ * of A (one per path it keeps) with different values: set the values again
+ * before the next product.
  * Cost on the device: the check reads the values; HRPB then gathers them
  * into place (reading each value's source entry); the sparse24 path rounds
  * them and writes each to its place, found from the pattern; the cuSPARSE
