@@ -42,7 +42,9 @@ if [ $tests = 1 ]; then
 fi
 
 if [ $sanitize = 1 ]; then
-  for t in "gpu_hrpb --quick" "gpu_fp32 --quick" "gpu_sparse24 --small" "gpu_hrpb_build" "gpu_csr_check" "gpu_device_input" "gpu_graph"; do
+  for t in "gpu_hrpb --quick" "gpu_fp32 --quick" "gpu_sparse24 --small" "gpu_hrpb_build" "gpu_csr_check" \
+           "gpu_device_input" "gpu_graph" "gpu_set_values" "gpu_cusparse_values" "gpu_csr_transpose" \
+           "gpu_devices"; do
     for tool in memcheck racecheck; do
       log=$logs/sanitize-${t%% *}-$tool.log
       compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/$t >$log 2>&1
