@@ -55,8 +55,12 @@ typedef struct tcspmm_csr {
 
 /* Reads a Matrix Market file (.mtx, .mtx.gz, or "-" for standard input)
  * into a freshly allocated CSR. Symmetric and skew-symmetric files are
- * expanded, pattern entries become 1.0, duplicates are summed, explicit
- * zeros are kept. Uses OpenMP threads (omp_get_max_threads()). */
+ * expanded: every off-diagonal entry, in either triangle, is mirrored, so a
+ * file that gives both (i, j) and (j, i) gets their sum in both places.
+ * Pattern entries become 1.0, duplicates are summed (an error, naming the
+ * entry, where a sum overflows float32), explicit zeros are kept. Zero bytes
+ * after gzip data are taken as padding. Uses OpenMP threads
+ * (omp_get_max_threads()). */
 tcspmm_status tcspmm_read_mtx(const char *path, tcspmm_csr *out);
 
 /* Writes a CSR as "coordinate real general" (.gz appended to the name

@@ -157,6 +157,23 @@ static int write_gz(const char *path, const char *text, size_t len)
     return gzclose(gz) == Z_OK && ok;
 }
 
+/* Duplicates are summed; a sum that overflows float32 is an error naming
+ * the entry (1-based), in a general and in a symmetric file. */
+static void test_duplicate_overflow(void)
+{
+    const char *texts[2] = {
+        "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 3e38\n1 1 3e38\n",
+        "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 -3e38\n2 1 -3e38\n"};
+    const char *says[2] = {"mem: the duplicate entries at (1, 1) sum to inf",
+                           "mem: the duplicate entries at (1, 2) sum to -inf"};
+    for (int t = 0; t < 2; t++) {
+        tcspmm_csr A;
+        CHECK(mtx_parse_buffer("mem", texts[t], strlen(texts[t]), 2, &A) == TCSPMM_ERROR_PARSE);
+        CHECK(strstr(tcspmm_last_error(), says[t]) != NULL && A.row_ptr == NULL);
+        if (!strstr(tcspmm_last_error(), says[t])) fprintf(stderr, "  got '%s'\n", tcspmm_last_error());
+    }
+}
+
 static void test_gzip_stdin_and_io(void)
 {
     const char *text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n2 1 3.5\n1 2 -1\n";
@@ -168,11 +185,18 @@ static void test_gzip_stdin_and_io(void)
     CHECK(tests_csr_equal(&A, &B));
     tcspmm_csr_free(&A);
 
-    /* A truncated gzip file is an IO error naming the file. */
+    /* Zero bytes after the gzip data are padding, as gzip -d takes them. */
     FILE *f = fopen(gz, "rb");
     char bytes[4096];
     size_t n = f ? fread(bytes, 1, sizeof bytes, f) : 0;
     if (f) fclose(f);
+    f = fopen(gz, "ab");
+    if (f) fwrite("\0\0\0\0\0\0\0\0\0\0", 1, 10, f), fclose(f);
+    CHECK_OK(tcspmm_read_mtx(gz, &A));
+    CHECK(tests_csr_equal(&A, &B));
+    tcspmm_csr_free(&A);
+
+    /* A truncated gzip file is an IO error naming the file. */
     f = fopen(gz, "wb");
     if (f) fwrite(bytes, 1, n - 12, f), fclose(f);
     CHECK(tcspmm_read_mtx(gz, &A) == TCSPMM_ERROR_IO);
@@ -427,6 +451,7 @@ int main(void)
 {
     test_good_files();
     test_bad_files();
+    test_duplicate_overflow();
     test_gzip_stdin_and_io();
     test_large_deterministic();
     test_too_many_in_a_later_chunk();

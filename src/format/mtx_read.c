@@ -11,6 +11,7 @@
 #include "mtx_number.h"
 
 #include <errno.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,8 +109,16 @@ static tcspmm_status inflater_fail(const inflater *f)
     return tcspmm_fail(f->status, "%s", f->message);
 }
 
+static int all_zero(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i]) return 0;
+    return 1;
+}
+
 /* Inflates up to `most` more bytes into the room left in out. Returns 0
- * once the data has ended or failed (f->status says which). */
+ * once the data has ended or failed (f->status says which). Zero bytes
+ * after a member end the data. */
 static int inflate_step(inflater *f, size_t most)
 {
     size_t in_step = f->in_len - f->used < (1u << 30) ? f->in_len - f->used : (1u << 30);
@@ -124,6 +133,10 @@ static int inflate_step(inflater *f, size_t most)
     f->n += out_step - f->z.avail_out;
     if (rc == Z_STREAM_END) {
         if (f->used == f->in_len) {
+            f->finished = 1;
+            return 0;
+        }
+        if (all_zero(f->in + f->used, f->in_len - f->used)) { /* padding, as gzip -d allows */
             f->finished = 1;
             return 0;
         }
@@ -381,7 +394,21 @@ tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mt
 
 /* ---- the reader ------------------------------------------------------ */
 
-/* The CSR of the parsed parts, which it frees. */
+/* Duplicates are summed in double and stored as float: fails, naming the
+ * entry, where a sum overflows float32. */
+static tcspmm_status check_sums(const char *name, const tcspmm_csr *A, int threads)
+{
+    const int64_t k = csr_first_beyond(A->values, A->nnz, INFINITY, threads);
+    if (k < 0) return TCSPMM_SUCCESS;
+    int64_t row = 0;
+    while (A->row_ptr[row + 1] <= k) row++;
+    return tcspmm_fail(TCSPMM_ERROR_PARSE,
+                       "%s: the duplicate entries at (%lld, %lld) sum to %g, which overflows "
+                       "float32", name, (long long)row + 1, (long long)A->col_idx[k] + 1,
+                       (double)A->values[k]);
+}
+
+/* The CSR of the parsed parts, which it frees; its failures name the file. */
 static tcspmm_status build_csr(const char *name, const mtx_header *hp, coo_parts *parts,
                                int threads, tcspmm_csr *out)
 {
@@ -389,6 +416,13 @@ static tcspmm_status build_csr(const char *name, const mtx_header *hp, coo_parts
     tcspmm_status st;
     if (h.format == MTX_COORDINATE) {
         st = coo_to_csr(h.rows, h.cols, h.symmetry, parts, threads, out);
+        if (st == TCSPMM_SUCCESS) st = check_sums(name, out, threads);
+        if (st != TCSPMM_SUCCESS) tcspmm_csr_free(out);
+        if (st != TCSPMM_SUCCESS && strncmp(tcspmm_last_error(), name, strlen(name)) != 0) {
+            char why[512]; /* coo_to_csr's own message, which does not know the file */
+            snprintf(why, sizeof why, "%s", tcspmm_last_error());
+            st = tcspmm_fail(st, "%s: %s", name, why);
+        }
     } else {
         float *values = malloc((size_t)(h.entries ? h.entries : 1) * sizeof *values);
         if (!values) {
