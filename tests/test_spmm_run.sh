@@ -45,6 +45,31 @@ expect bad_tm 2 'panel_rows' -- "$run" "$data/cora.mtx" --tm 8
 expect row_order 0 '^info: row_order=clustered$' -- "$run" "$data/astro-ph.mtx.gz" --info --path hrpb --row-order clustered
 expect row_order_check 0 '^check: .* PASS$' -- "$run" "$data/de2010.mtx.gz" --check --n 9 --path hrpb --row-order clustered
 expect bad_row_order 2 "^spmm_run: bad value 'random' for --row-order" -- "$run" "$data/cora.mtx" --row-order random
+# Integer options take whole decimal numbers in range: no fractions, hex or junk.
+expect bad_n_fraction 2 "^spmm_run: bad value '2.9' for --n: want a decimal integer in \[1, " -- "$run" "$data/cora.mtx" --n 2.9
+expect bad_n_small_fraction 2 "^spmm_run: bad value '0.4' for --n" -- "$run" "$data/cora.mtx" --n 0.4 --check
+expect bad_n_zero 2 "^spmm_run: bad value '0' for --n" -- "$run" "$data/cora.mtx" --n 0 --check
+expect bad_n_hex 2 "^spmm_run: bad value '0x10' for --n" -- "$run" "$data/cora.mtx" --n 0x10
+expect bad_n_junk 2 "^spmm_run: bad value '16k' for --n" -- "$run" "$data/cora.mtx" --n 16k
+expect bad_reps_fraction 2 "^spmm_run: bad value '1.5' for --reps" -- "$run" "$data/cora.mtx" --bench --path cpu --reps 1.5
+expect bad_tm_fraction 2 "^spmm_run: bad value '16.7' for --tm" -- "$run" "$data/cora.mtx" --tm 16.7
+expect bad_threads_fraction 2 "^spmm_run: bad value '2.5' for --threads" -- "$run" "$data/cora.mtx" --threads 2.5
+expect bad_seed_negative 2 "^spmm_run: bad value '-1' for --seed" -- "$run" "$data/cora.mtx" --seed -1
+expect bad_seed_2_64 2 "^spmm_run: bad value '18446744073709551616' for --seed" -- "$run" "$data/cora.mtx" --seed 18446744073709551616
+expect bad_alpha_junk 2 "^spmm_run: bad value '1x' for --alpha" -- "$run" "$data/cora.mtx" --alpha 1x
+expect bad_beta_inf 2 "^spmm_run: bad value 'inf' for --beta" -- "$run" "$data/cora.mtx" --beta inf
+expect seed_2_64_max 0 '^check: .* PASS$' -- "$run" "$data/cora.mtx" --check --path cpu --n 2 --seed 18446744073709551615
+# Seeds above 2^53 stay exact: 2^53 and 2^53 + 1 give different B (so different errors).
+expect seed_above_2_53 0 '^distinct$' -- sh -c 'for s in 9007199254740992 9007199254740993; do
+    "$1" "$2" --check --info --path cpu --n 4 --seed $s | grep "^info: check_.*_err=" > "$3.$s" || exit 1; done
+    cmp -s "$3.9007199254740992" "$3.9007199254740993" || echo distinct' sh "$run" "$data/cora.mtx" "$tmp/seed"
+
+# gen: specs nest at most 16 levels deep (deeper ones used to overflow the stack).
+nest() { s=; i=0; while [ $i -lt "$1" ]; do s="${s}blockdiag:1:"; i=$((i + 1)); done; echo "gen:${s}stencil2d:4:4:5"; }
+expect nest_16 0 '^check: .* PASS$' -- "$run" "$(nest 15)" --check --path cpu --n 2
+expect nest_17 2 "^spmm_run: reading the matrix: gen spec '.*': blockdiag nests specs more than 16 levels deep" -- "$run" "$(nest 16)" --path cpu
+expect nest_20 2 'blockdiag nests specs more than 16 levels deep \(TCSPMM_ERROR_INVALID_ARGUMENT\)$' -- "$run" "$(nest 20)" --path cpu
+expect nest_prune_file 2 'prune24file nests specs more than 16 levels deep' -- "$run" "gen:$(i=0; while [ $i -lt 20 ]; do printf prune24file:; i=$((i + 1)); done)prune24:8:8:1" --path cpu
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -672,9 +672,12 @@ tcspmm_status family_prune(const tcspmm_csr *A, int group_size, int keep, tcspmm
 /* Spec strings */
 
 #define MAX_ARGS 8
+#define MAX_NESTING 16 /* levels of specs in specs (blockdiag:K:SPEC, ...), the outer included */
 
 typedef struct spec_ctx {
     const char *spec;              /* the whole spec, for messages */
+    const char *family;            /* its family's name */
+    int depth;                     /* 1 for the outer spec, +1 per spec inside */
     const char *names[MAX_ARGS];   /* parameter names */
     char name_text[128];           /* storage of names */
     char *args[MAX_ARGS];          /* parameter texts, into a copy of spec */
@@ -924,11 +927,14 @@ static const family_entry *find_family(const char *spec)
     return NULL;
 }
 
-/* Splits spec into c's parameter texts (inside text, a copy of spec). */
-static tcspmm_status split_spec(const family_entry *f, const char *spec, char *text, spec_ctx *c)
+/* Splits spec, at nesting depth, into c's parameter texts (inside text, a copy of spec). */
+static tcspmm_status split_spec(const family_entry *f, const char *spec, int depth, char *text,
+                                spec_ctx *c)
 {
     memset(c, 0, sizeof *c);
     c->spec = spec;
+    c->family = f->name;
+    c->depth = depth;
     snprintf(c->name_text, sizeof c->name_text, "%s", f->params);
     int wanted = 0;
     for (char *p = c->name_text; p; wanted++) {
@@ -952,7 +958,8 @@ static tcspmm_status split_spec(const family_entry *f, const char *spec, char *t
     return TCSPMM_SUCCESS;
 }
 
-tcspmm_status family_generate(const char *spec, tcspmm_csr *out)
+/* family_generate for a spec at nesting depth (1: not inside another spec). */
+static tcspmm_status generate_at(const char *spec, int depth, tcspmm_csr *out)
 {
     memset(out, 0, sizeof *out);
     if (!spec) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "gen spec is NULL");
@@ -972,7 +979,7 @@ tcspmm_status family_generate(const char *spec, tcspmm_csr *out)
     if (text) memcpy(text, spec, len);
     if (!text) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "gen spec: out of memory");
     spec_ctx c;
-    tcspmm_status st = split_spec(f, spec, text, &c);
+    tcspmm_status st = split_spec(f, spec, depth, text, &c);
     if (st == TCSPMM_SUCCESS) st = f->build(&c, out);
     free(text);
     if (st != TCSPMM_SUCCESS && strstr(tcspmm_last_error(), "gen spec '") == NULL) {
@@ -983,10 +990,20 @@ tcspmm_status family_generate(const char *spec, tcspmm_csr *out)
     return st;
 }
 
+tcspmm_status family_generate(const char *spec, tcspmm_csr *out)
+{
+    return generate_at(spec, 1, out);
+}
+
+/* Owns the nesting bound: an inner spec one level deeper than c's, at most MAX_NESTING. */
 static tcspmm_status arg_matrix(const spec_ctx *c, int index, tcspmm_csr *out)
 {
     const char *text = c->args[index];
     if (!*text) return spec_fail(c, index, "is empty");
-    if (strncmp(text, "gen:", 4) == 0 || find_family(text)) return family_generate(text, out);
-    return tcspmm_read_mtx(text, out);
+    if (strncmp(text, "gen:", 4) != 0 && !find_family(text)) return tcspmm_read_mtx(text, out);
+    if (c->depth >= MAX_NESTING) /* the spec shortened: the message must fit */
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "gen spec '%.60s%s': %s nests specs more than %d levels deep",
+                           c->spec, strlen(c->spec) > 60 ? "..." : "", c->family, MAX_NESTING);
+    return generate_at(text, c->depth + 1, out);
 }

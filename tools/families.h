@@ -16,7 +16,8 @@
  *   blockdiag:K:FILE_OR_SPEC     FILE_OR_SPEC is everything after K
  *   prune24:ROWS:COLS:SEED       prune12:ROWS:COLS:SEED
  *   prune24file:FILE_OR_SPEC     prune12file:FILE_OR_SPEC
- * A leading "gen:" is allowed (also before an inner spec). family_describe
+ * A leading "gen:" is allowed (also before an inner spec). Specs nest at most
+ * 16 levels deep, the outer one included. family_describe
  * gives each family's parameters and meaning. */
 #ifndef TCSPMM_FAMILIES_H
 #define TCSPMM_FAMILIES_H

@@ -10,6 +10,8 @@
 #include "tcspmm.h"
 
 #include <cuda_runtime.h>
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -25,7 +27,7 @@ static const char *usage =
     "usage: spmm_run FILE [options]\n"
     "  FILE              a Matrix Market file (.mtx or .mtx.gz), - for standard input,\n"
     "                    or gen:SPEC for a generated matrix (see spmm_gen --help)\n"
-    "  --n N             columns of B and C (default 128)\n"
+    "  --n N             columns of B and C, 1 to 2^30 (default 128)\n"
     "  --path P          auto (default), cusparse, hrpb, sparse24 or cpu\n"
     "  --precision P     tf32 (default), fp32, bf16 or fp16\n"
     "  --layout L        row (default) or col: layout of B and C\n"
@@ -52,7 +54,7 @@ static const char *usage =
     "                    auto plan then measures at the first call (the choice a\n"
     "                    long run ends with; measure_at_first_call)\n"
     "  --reps R          timed runs for --bench (default 50)\n"
-    "  --seed S          seed of the random B and C (default 1)\n"
+    "  --seed S          seed of the random B and C, 0 to 2^64-1 (default 1)\n"
     "  --info            print 'info: key=value' lines about the matrix and the plan\n"
     "  --json            print one JSON object with everything instead of text\n"
     "  --help            this text\n"
@@ -82,11 +84,31 @@ static int lib_error(const char *step, tcspmm_status st)
     return 2;
 }
 
-static int parse_number(const char *s, double lo, double hi, double *out)
+/* Owns the integer options (--n, --reps, --seed, --tm, --threads): decimal
+ * digits alone, the whole text, in [lo, hi] (no sign, fraction, exponent or
+ * hex). Returns 1, or prints what is wrong and returns 0. */
+static int parse_integer(const char *option, const char *s, uint64_t lo, uint64_t hi,
+                         uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = isdigit((unsigned char)s[0]) ? strtoull(s, &end, 10) : 0;
+    if (end && !*end && !errno && v >= lo && v <= hi) {
+        *out = v;
+        return 1;
+    }
+    fprintf(stderr, "spmm_run: bad value '%s' for %s: want a decimal integer in [%llu, %llu]\n",
+            s, option, (unsigned long long)lo, (unsigned long long)hi);
+    return 0;
+}
+
+/* Owns the real options (--alpha, --beta): the whole text a finite number in [lo, hi]. */
+static int parse_real(const char *s, double lo, double hi, double *out)
 {
     char *end = NULL;
     double v = strtod(s, &end);
-    if (!s[0] || *end || !isfinite(v) || v < lo || v > hi) return 0;
+    if (!s[0] || isspace((unsigned char)s[0]) || *end || !isfinite(v) || v < lo || v > hi)
+        return 0;
     *out = v;
     return 1;
 }
@@ -110,6 +132,10 @@ static int parse_args(int argc, char **argv, args *a)
     static const char *const valued[] = {"--n",       "--reps",      "--seed", "--alpha",
                                          "--beta",    "--tm",        "--threads", "--path",
                                          "--precision", "--layout", "--row-order"};
+    /* The integer options among valued and their ranges (--tm: the library checks 16 or 32). */
+    static const char *const integers[] = {"--n", "--reps", "--seed", "--tm", "--threads"};
+    static const uint64_t int_lo[] = {1, 1, 0, 1, 1};
+    static const uint64_t int_hi[] = {1 << 30, 1000000, UINT64_MAX, 1024, 4096};
     memset(a, 0, sizeof *a);
     tcspmm_options_init(&a->opt);
     a->n = 128;
@@ -134,13 +160,16 @@ static int parse_args(int argc, char **argv, args *a)
         else if (pick(s, valued, COUNT(valued)) >= 0) {
             if (!v) return die("%s needs a value (see --help)", s);
             i++;
-            if (!strcmp(s, "--n") && parse_number(v, 0, 1 << 30, &x)) a->n = (int64_t)x;
-            else if (!strcmp(s, "--reps") && parse_number(v, 1, 1e6, &x)) a->reps = (int)x;
-            else if (!strcmp(s, "--seed") && parse_number(v, 0, 1e18, &x)) a->seed = (uint64_t)x;
-            else if (!strcmp(s, "--alpha") && parse_number(v, -1e30, 1e30, &x)) a->alpha = (float)x;
-            else if (!strcmp(s, "--beta") && parse_number(v, -1e30, 1e30, &x)) a->beta = (float)x;
-            else if (!strcmp(s, "--tm") && parse_number(v, 1, 1024, &x)) a->opt.panel_rows = (int)x;
-            else if (!strcmp(s, "--threads") && parse_number(v, 1, 4096, &x)) a->threads = (int)x;
+            uint64_t u = 0;
+            k = pick(s, integers, COUNT(integers));
+            if (k >= 0 && !parse_integer(s, v, int_lo[k], int_hi[k], &u)) return 2;
+            if (!strcmp(s, "--n")) a->n = (int64_t)u;
+            else if (!strcmp(s, "--reps")) a->reps = (int)u;
+            else if (!strcmp(s, "--seed")) a->seed = u;
+            else if (!strcmp(s, "--tm")) a->opt.panel_rows = (int)u;
+            else if (!strcmp(s, "--threads")) a->threads = (int)u;
+            else if (!strcmp(s, "--alpha") && parse_real(v, -1e30, 1e30, &x)) a->alpha = (float)x;
+            else if (!strcmp(s, "--beta") && parse_real(v, -1e30, 1e30, &x)) a->beta = (float)x;
             else if (!strcmp(s, "--path") && (k = pick(v, paths, COUNT(paths))) >= 0)
                 a->opt.path = (tcspmm_path)k;
             else if (!strcmp(s, "--precision") && (k = pick(v, precisions, COUNT(precisions))) >= 0)
@@ -158,7 +187,7 @@ static int parse_args(int argc, char **argv, args *a)
         else return die("unexpected argument '%s' (one FILE only)", s);
     }
     if (!a->file) return die("%s", "no FILE given (see --help)");
-    a->opt.expected_n = a->n > 0 ? a->n : 1;
+    a->opt.expected_n = a->n;
     a->opt.host_threads = a->threads;
     if (a->threads) omp_set_num_threads(a->threads);
     return 0;
