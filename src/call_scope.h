@@ -11,12 +11,13 @@
 typedef struct call_scope {
     int caller_device;
     enum cudaStreamCaptureMode caller_mode;
-    int set_device, set_mode; /* what enter changed */
+    int restore_device, restore_mode; /* what leave gives back */
 } call_scope;
 
-/* Makes device current (device < 0: keeps the current one) and this
- * thread's capture mode relaxed, remembering both. A failure is returned
- * as the CUDA error, with nothing changed and no message written. */
+/* Makes device current (device < 0: keeps the current one, which the call
+ * may change: leave makes the caller's current again) and this thread's
+ * capture mode relaxed, remembering both. A failure is returned as the CUDA
+ * error, with nothing changed and no message written. */
 cudaError_t call_scope_enter(call_scope *s, int device);
 
 /* Gives back what enter changed. */
