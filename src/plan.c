@@ -52,14 +52,14 @@ static tcspmm_status find_device(tcspmm_plan *plan)
     return TCSPMM_SUCCESS;
 }
 
-/* The HRPB kernel's arithmetic for a requested precision: FP32-accurate
- * (3xTF32) for fp32, TF32 otherwise (bf16/fp16 are sparse24 precisions). */
 /* Whether a plan on path runs the HRPB kernel (AUTO: a measured plan). */
 static int runs_hrpb(tcspmm_path path)
 {
     return path == TCSPMM_PATH_HRPB || path == TCSPMM_PATH_AUTO;
 }
 
+/* The HRPB kernel's arithmetic for a requested precision: FP32-accurate
+ * (3xTF32) for fp32, TF32 otherwise (bf16/fp16 are sparse24 precisions). */
 static tcspmm_precision hrpb_precision(tcspmm_precision want)
 {
     return want == TCSPMM_PRECISION_FP32 ? TCSPMM_PRECISION_FP32 : TCSPMM_PRECISION_TF32;
@@ -190,19 +190,10 @@ static int sparse24_dense_enough(const tcspmm_info *A)
  * the device copy dA where the plan has one, else on the host input. */
 static tcspmm_status values_below(tcspmm_plan *plan, const csr_gpu *dA, float limit, int *fit)
 {
-    *fit = 1;
-    if (plan->info.nnz == 0) return TCSPMM_SUCCESS; /* a device copy then holds no values */
-    int64_t first;
-    if (dA->values) {
-        unsigned long long *scratch = NULL;
-        TCSPMM_TRY(device_alloc((void **)&scratch, sizeof *scratch));
-        tcspmm_status st = csr_gpu_first_beyond(dA->values, dA->nnz, limit, scratch, NULL, &first);
-        cudaFree(scratch);
-        TCSPMM_TRY(st);
-    } else {
-        first = csr_first_beyond(plan->input->values, plan->input->nnz, limit,
-                                 plan->opt.host_threads);
-    }
+    int64_t first = -1;
+    if (plan->info.nnz > 0) /* else a device copy holds no values */
+        TCSPMM_TRY(plan_first_beyond(plan, dA->values ? dA->values : plan->input->values,
+                                     dA->values != NULL, limit, NULL, &first));
     *fit = first < 0;
     return TCSPMM_SUCCESS;
 }

@@ -32,9 +32,16 @@ struct tcspmm_plan {
     csr_gpu sp24_pattern;    /* A's row_ptr and col_idx on the device (values NULL) for a
                                 SPARSE24 plan with updatable values, else empty */
     const void *checked_B, *checked_C; /* the last pointers found to be device memory */
-    unsigned long long *values_check; /* tcspmm_plan_set_values's device word, or NULL */
+    unsigned long long *values_check; /* plan_first_beyond's device word, or NULL */
     float *values_staging;   /* its device copy of host values (nnz), or NULL */
 };
+
+/* *first = the first of A's nnz values (host or device array values) not
+ * below limit in magnitude, or -1: on the host, or on the device on stream,
+ * which that synchronizes, the answer in the plan's device word
+ * (values_check, allocated once). In plan_values.c. */
+tcspmm_status plan_first_beyond(tcspmm_plan *plan, const float *values, int on_device,
+                                float limit, void *stream, int64_t *first);
 
 /* The magnitude from which the HRPB kernel's TF32 rounding (ties away)
  * gives Inf: plans that run HRPB refuse values this large. In plan.c. */

@@ -38,26 +38,31 @@ static tcspmm_status fail_value(const tcspmm_plan *plan, int64_t k, float v)
                        "(the plan keeps its values)", (long long)k, isnan(v) ? "NaN" : "infinite");
 }
 
+tcspmm_status plan_first_beyond(tcspmm_plan *plan, const float *values, int on_device,
+                                float limit, void *stream, int64_t *first)
+{
+    if (!on_device) {
+        *first = csr_first_beyond(values, plan->info.nnz, limit, plan->opt.host_threads);
+        return TCSPMM_SUCCESS;
+    }
+    if (!plan->values_check)
+        TCSPMM_TRY(device_alloc((void **)&plan->values_check, sizeof *plan->values_check));
+    return csr_gpu_first_beyond(values, plan->info.nnz, limit, plan->values_check, stream, first);
+}
+
 /* Fails, naming the first, unless every value is below value_limit in
- * magnitude: checked on the host, or on the device on stream (which that
- * synchronizes; the plan's device word, allocated once, holds the answer). */
+ * magnitude (plan_first_beyond, on stream for device values). */
 static tcspmm_status check_values(tcspmm_plan *plan, const float *values, int on_device,
                                   void *stream)
 {
-    const int64_t nnz = plan->info.nnz;
-    const float limit = value_limit(plan);
     int64_t first = -1;
-    if (on_device) {
-        if (!plan->values_check)
-            TCSPMM_TRY(device_alloc((void **)&plan->values_check, sizeof *plan->values_check));
-        TCSPMM_TRY(csr_gpu_first_beyond(values, nnz, limit, plan->values_check, stream, &first));
-        if (first < 0) return TCSPMM_SUCCESS;
-        float v = 0;
+    TCSPMM_TRY(plan_first_beyond(plan, values, on_device, value_limit(plan), stream, &first));
+    if (first < 0) return TCSPMM_SUCCESS;
+    float v = 0;
+    if (on_device)
         TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&v, values + first, sizeof v, cudaMemcpyDeviceToHost)));
-        return fail_value(plan, first, v);
-    }
-    first = csr_first_beyond(values, nnz, limit, plan->opt.host_threads);
-    return first < 0 ? TCSPMM_SUCCESS : fail_value(plan, first, values[first]);
+    else v = values[first];
+    return fail_value(plan, first, v);
 }
 
 /* Every copy of A the plan keeps gets the new values; host_values and

@@ -74,9 +74,37 @@ static tcspmm_status run_path(tcspmm_plan *plan, tcspmm_path path, int64_t n, fl
     }
 }
 
+/* tcspmm_spmm_ex's product, its arguments checked, on the plan's device. */
 static tcspmm_status product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
                              int sp24_b, int64_t ldb, float beta, void *dC, int sp24_c,
-                             int64_t ldc, tcspmm_layout layout, void *stream);
+                             int64_t ldc, tcspmm_layout layout, void *stream)
+{
+    if (plan->info.cols > 0 && dB != plan->checked_B) { /* solvers reuse buffers: ask once */
+        TCSPMM_TRY(check_device_pointer(dB, "tcspmm_spmm: B", "use tcspmm_spmm_host for host arrays"));
+        plan->checked_B = dB;
+    }
+    if (dC != plan->checked_C) {
+        TCSPMM_TRY(check_device_pointer(dC, "tcspmm_spmm: C", "use tcspmm_spmm_host for host arrays"));
+        plan->checked_C = dC;
+    }
+    tcspmm_path path = plan->info.path;
+    cudaEvent_t timed = NULL; /* recorded after this call's product (path_trial.h) */
+    if (path == TCSPMM_PATH_AUTO) { /* measured: this shape's faster path, or HRPB until then */
+        tcspmm_status st = path_trial_pick(&plan->trial, plan->hrpb_dev, plan->cusparse, n, alpha,
+                                           dB, ldb, beta, dC, ldc, layout, stream, &path, &timed);
+        if (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) {
+            tcspmm_clear_error();
+            plan_stop_measuring(plan);
+            path = plan->info.path;
+        } else {
+            TCSPMM_TRY(st);
+        }
+    }
+    TCSPMM_TRY(run_path(plan, path, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc, layout, stream));
+    if (timed && cudaEventRecord(timed, (cudaStream_t)stream) != cudaSuccess)
+        cudaGetLastError(); /* the product ran; that shape is timed on a later call */
+    return TCSPMM_SUCCESS;
+}
 
 tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
                           int64_t ldb, float beta, float *dC, int64_t ldc,
@@ -109,38 +137,6 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     tcspmm_status st = product(plan, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc, layout, stream);
     call_scope_leave(&scope);
     return st;
-}
-
-/* tcspmm_spmm_ex's product, its arguments checked, on the plan's device. */
-static tcspmm_status product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
-                             int sp24_b, int64_t ldb, float beta, void *dC, int sp24_c,
-                             int64_t ldc, tcspmm_layout layout, void *stream)
-{
-    if (plan->info.cols > 0 && dB != plan->checked_B) { /* solvers reuse buffers: ask once */
-        TCSPMM_TRY(check_device_pointer(dB, "tcspmm_spmm: B", "use tcspmm_spmm_host for host arrays"));
-        plan->checked_B = dB;
-    }
-    if (dC != plan->checked_C) {
-        TCSPMM_TRY(check_device_pointer(dC, "tcspmm_spmm: C", "use tcspmm_spmm_host for host arrays"));
-        plan->checked_C = dC;
-    }
-    tcspmm_path path = plan->info.path;
-    cudaEvent_t timed = NULL; /* recorded after this call's product (path_trial.h) */
-    if (path == TCSPMM_PATH_AUTO) { /* measured: this shape's faster path, or HRPB until then */
-        tcspmm_status st = path_trial_pick(&plan->trial, plan->hrpb_dev, plan->cusparse, n, alpha,
-                                           dB, ldb, beta, dC, ldc, layout, stream, &path, &timed);
-        if (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) {
-            tcspmm_clear_error();
-            plan_stop_measuring(plan);
-            path = plan->info.path;
-        } else {
-            TCSPMM_TRY(st);
-        }
-    }
-    TCSPMM_TRY(run_path(plan, path, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc, layout, stream));
-    if (timed && cudaEventRecord(timed, (cudaStream_t)stream) != cudaSuccess)
-        cudaGetLastError(); /* the product ran; that shape is timed on a later call */
-    return TCSPMM_SUCCESS;
 }
 
 /* tcspmm_spmm_host's product for a plan that keeps A on the device only:
