@@ -25,18 +25,13 @@
 #include "../format/csr.h"
 #include "csr_chunks.h"
 
-enum { WARPS = 8 };
-
 __global__ static void check_entries(const int64_t *row_ptr, const int32_t *col_idx,
                                      const float *values, int64_t rows, int64_t cols, int64_t nnz,
                                      int every_entry, unsigned long long *result)
 {
-    const int64_t k0 = ((int64_t)blockIdx.x * WARPS + threadIdx.x / 32) * CSR_CHUNK;
-    if (k0 >= nnz) return;
     unsigned bad = ~0u; /* the first bad row this lane saw (rows < 2^31) */
     unsigned structure = SP24_1TO2;
-    csr_warp_walk_chunk(row_ptr, rows, k0, k0 + CSR_CHUNK < nnz ? k0 + CSR_CHUNK : nnz,
-                        [&](int64_t i, int64_t start, int64_t lo, int64_t hi) {
+    csr_warp_walk_own_chunk(row_ptr, rows, nnz, [&](int64_t i, int64_t start, int64_t lo, int64_t hi) {
         for (int64_t k = lo + threadIdx.x % 32; k < hi; k += 32) {
             const int32_t c = col_idx[k];
             if (!(c >= 0 && c < cols && isfinite(values[k]) && (k == start || col_idx[k - 1] < c)))
@@ -119,9 +114,8 @@ extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry,
     *structure = SP24_1TO2;
     if (A->nnz == 0) return TCSPMM_SUCCESS;
     unsigned long long result[2] = {NO_ROW, SP24_1TO2}; /* first bad row, weakest structure */
-    const int64_t chunks = (A->nnz + CSR_CHUNK - 1) / CSR_CHUNK;
     TCSPMM_TRY(reduce_on_device(result, 2, [&](unsigned long long *d) {
-        check_entries<<<(unsigned)((chunks + WARPS - 1) / WARPS), 32 * WARPS>>>(
+        check_entries<<<csr_chunk_blocks(A->nnz), CSR_CHUNK_THREADS>>>(
             A->row_ptr, A->col_idx, A->values, A->rows, A->cols, A->nnz, every_entry, d);
     }));
     *structure = (sp24_structure)result[1];

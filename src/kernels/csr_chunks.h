@@ -8,7 +8,17 @@
 
 #include <stdint.h>
 
-enum { CSR_CHUNK = 256 /* entries per warp: 8 per lane */ };
+enum {
+    CSR_CHUNK = 256,        /* entries per warp: 8 per lane */
+    CSR_CHUNK_THREADS = 256 /* threads per block of a kernel that walks chunks */
+};
+
+/* The blocks of CSR_CHUNK_THREADS that give each chunk of nnz entries a warp. */
+static inline unsigned csr_chunk_blocks(int64_t nnz)
+{
+    const int64_t chunks = (nnz + CSR_CHUNK - 1) / CSR_CHUNK, warps = CSR_CHUNK_THREADS / 32;
+    return (unsigned)((chunks + warps - 1) / warps);
+}
 
 /* The row holding entry k: the largest i in [lo, hi) with row_ptr[i] <= k,
  * given row_ptr[lo] <= k. The warp probes 31 rows at a time, so each step
@@ -45,6 +55,17 @@ __device__ inline void csr_warp_walk_chunk(const int64_t *row_ptr, int64_t rows,
         const unsigned near = __ballot_sync(0xffffffffu, probe <= rows && row_ptr[probe] <= end);
         i = near != 0xffffffffu ? i + 1 + __popc(near) : csr_warp_row_of(row_ptr, i + 33, rows, end);
     }
+}
+
+/* csr_warp_walk_chunk over this warp's own chunk of the nnz entries (a
+ * launch of csr_chunk_blocks(nnz) blocks of CSR_CHUNK_THREADS); a warp past
+ * the end visits nothing. */
+template <typename Visit>
+__device__ inline void csr_warp_walk_own_chunk(const int64_t *row_ptr, int64_t rows, int64_t nnz,
+                                               Visit visit)
+{
+    const int64_t k0 = ((int64_t)blockIdx.x * (CSR_CHUNK_THREADS / 32) + threadIdx.x / 32) * CSR_CHUNK;
+    if (k0 < nnz) csr_warp_walk_chunk(row_ptr, rows, k0, k0 + CSR_CHUNK < nnz ? k0 + CSR_CHUNK : nnz, visit);
 }
 
 #endif

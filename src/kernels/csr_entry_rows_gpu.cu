@@ -10,15 +10,10 @@
 #include "../error.h"
 #include "csr_chunks.h"
 
-enum { THREADS = 256, WARPS = THREADS / 32 };
-
 __global__ static void entry_rows(const int64_t *__restrict__ row_ptr, int64_t rows, int64_t nnz,
                                   int32_t *__restrict__ row_of)
 {
-    const int64_t k0 = ((int64_t)blockIdx.x * WARPS + threadIdx.x / 32) * CSR_CHUNK;
-    if (k0 >= nnz) return;
-    csr_warp_walk_chunk(row_ptr, rows, k0, k0 + CSR_CHUNK < nnz ? k0 + CSR_CHUNK : nnz,
-                        [&](int64_t i, int64_t, int64_t lo, int64_t hi) {
+    csr_warp_walk_own_chunk(row_ptr, rows, nnz, [&](int64_t i, int64_t, int64_t lo, int64_t hi) {
         for (int64_t k = lo + threadIdx.x % 32; k < hi; k += 32) row_of[k] = (int32_t)i;
     });
 }
@@ -27,7 +22,6 @@ extern "C" tcspmm_status csr_gpu_entry_rows(const int64_t *row_ptr, int64_t rows
                                             int32_t *row_of)
 {
     if (nnz == 0) return TCSPMM_SUCCESS;
-    const int64_t chunks = (nnz + CSR_CHUNK - 1) / CSR_CHUNK;
-    entry_rows<<<(unsigned)((chunks + WARPS - 1) / WARPS), THREADS>>>(row_ptr, rows, nnz, row_of);
+    entry_rows<<<csr_chunk_blocks(nnz), CSR_CHUNK_THREADS>>>(row_ptr, rows, nnz, row_of);
     return TCSPMM_CUDA(cudaGetLastError());
 }

@@ -13,7 +13,7 @@
 #include "csr_chunks.h"
 #include "device_scan.h"
 
-enum { THREADS = 256, WARPS = THREADS / 32 };
+enum { THREADS = 256 };
 
 __global__ void row_length(const int64_t *__restrict__ row_ptr, const int64_t *__restrict__ order,
                            int64_t rows, int64_t *__restrict__ length)
@@ -27,10 +27,7 @@ __global__ void copy_rows(const int64_t *__restrict__ row_ptr, const int32_t *__
                           int64_t rows, int64_t nnz, const int64_t *__restrict__ out_ptr,
                           int32_t *__restrict__ out_col, float *__restrict__ out_val)
 {
-    const int64_t k0 = ((int64_t)blockIdx.x * WARPS + threadIdx.x / 32) * CSR_CHUNK;
-    if (k0 >= nnz) return;
-    csr_warp_walk_chunk(out_ptr, rows, k0, k0 + CSR_CHUNK < nnz ? k0 + CSR_CHUNK : nnz,
-                        [&](int64_t i, int64_t start, int64_t lo, int64_t hi) {
+    csr_warp_walk_own_chunk(out_ptr, rows, nnz, [&](int64_t i, int64_t start, int64_t lo, int64_t hi) {
         const int64_t shift = row_ptr[order[i]] - start; /* A's index of out's entry k: k + shift */
         for (int64_t k = lo + threadIdx.x % 32; k < hi; k += 32) {
             out_col[k] = col_idx[k + shift];
@@ -55,8 +52,7 @@ static tcspmm_status permute(const csr_gpu *A, const int64_t *d_order, csr_gpu *
     }
     TCSPMM_TRY(device_exclusive_sum_i64(length, out->row_ptr, rows + 1));
     if (A->nnz > 0) {
-        const int64_t chunks = (A->nnz + CSR_CHUNK - 1) / CSR_CHUNK;
-        copy_rows<<<(unsigned)((chunks + WARPS - 1) / WARPS), THREADS>>>(
+        copy_rows<<<csr_chunk_blocks(A->nnz), CSR_CHUNK_THREADS>>>(
             A->row_ptr, A->col_idx, A->values, d_order, rows, A->nnz, out->row_ptr, out->col_idx,
             out->values);
         TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
