@@ -36,7 +36,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { TUNED_SLOTS = 16, ALG3_CHURN_LIMIT = 3 };
+enum { ALG3_CHURN_LIMIT = 3 };
 
 /* What an algorithm's preprocessing is tied to. */
 typedef struct call_shape {
@@ -63,11 +63,9 @@ struct cusparse_path {
     } alg[CUSPARSE_PATH_NUM_ALGS];
     int alg3_churn; /* CSR_ALG3 calls in a row that preprocessed again (for another shape);
                        at ALG3_CHURN_LIMIT the path stops taking CSR_ALG3 */
-    struct { /* measured choices: the fastest, and the fastest but CSR_ALG3 */
-        gpu_timer_key key;
-        int alg, fallback;
-    } tuned[TUNED_SLOTS];
-    int num_tuned;
+    struct { /* measured choices by gpu_timer_shape: the fastest, and the fastest but CSR_ALG3 */
+        int known, alg, fallback;
+    } tuned[GPU_TIMER_SHAPES];
 };
 
 const int cusparse_path_algs[CUSPARSE_PATH_NUM_ALGS] = {
@@ -317,14 +315,6 @@ static tcspmm_status run_race_call(void *arg)
                               o->layout, o->stream);
 }
 
-/* The tuned slot of a call's shape, or -1. */
-static int find_tuned(const cusparse_path *p, gpu_timer_key key)
-{
-    for (int i = 0; i < p->num_tuned; i++)
-        if (gpu_timer_key_equal(p->tuned[i].key, key)) return i;
-    return -1;
-}
-
 int cusparse_path_fastest(const float *ms, int alg3)
 {
     int best = -1;
@@ -335,16 +325,14 @@ int cusparse_path_fastest(const float *ms, int alg3)
     return best;
 }
 
-/* Keeps, for key, the fastest of ms and the fastest but CSR_ALG3 (the first
- * algorithm where none is offered). */
-static void remember(cusparse_path *p, gpu_timer_key key, const float *ms)
+/* Keeps, for the shape, the fastest of ms and the fastest but CSR_ALG3
+ * (the first algorithm where none is offered). */
+static void remember(cusparse_path *p, int shape, const float *ms)
 {
     const int best = cusparse_path_fastest(ms, 1), fallback = cusparse_path_fastest(ms, 0);
-    int slot = find_tuned(p, key);
-    if (slot < 0) slot = gpu_timer_key_slot(key, &p->num_tuned, TUNED_SLOTS);
-    p->tuned[slot].key = key;
-    p->tuned[slot].alg = cusparse_path_algs[best < 0 ? 0 : best];
-    p->tuned[slot].fallback = cusparse_path_algs[fallback < 0 ? 0 : fallback];
+    p->tuned[shape].known = 1;
+    p->tuned[shape].alg = cusparse_path_algs[best < 0 ? 0 : best];
+    p->tuned[shape].fallback = cusparse_path_algs[fallback < 0 ? 0 : fallback];
 }
 
 /* With beta != 0 the scratch C starts as a copy of the caller's C, since an
@@ -374,7 +362,7 @@ tcspmm_status cusparse_path_race(cusparse_path *p, const gpu_product *call, cons
     if (op.C) cudaFreeAsync(op.C, (cudaStream_t)op.stream);
     gpu_timer_destroy(&t);
     TCSPMM_TRY(st);
-    remember(p, gpu_timer_key_of(op.n, op.layout, op.beta), ms);
+    remember(p, gpu_timer_shape(op.n, op.layout, op.beta), ms);
     return TCSPMM_SUCCESS;
 }
 
@@ -382,17 +370,15 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
                                      tcspmm_layout layout, void *stream, int *alg)
 {
-    const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
-    int slot = find_tuned(p, key);
-    if (slot < 0) {
+    const int shape = gpu_timer_shape(n, layout, beta);
+    if (!p->tuned[shape].known) {
         const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
         float ms[CUSPARSE_PATH_NUM_ALGS + 1];
         TCSPMM_TRY(cusparse_path_race(p, &call, dC, ldc, NULL, NULL, ms));
-        slot = find_tuned(p, key);
     }
-    *alg = p->tuned[slot].alg;
+    *alg = p->tuned[shape].alg;
     if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !cusparse_path_takes_alg3(p, dB, ldb, dC, ldc))
-        *alg = p->tuned[slot].fallback;
+        *alg = p->tuned[shape].fallback;
     return TCSPMM_SUCCESS;
 }
 

@@ -107,20 +107,9 @@ int gpu_timer_n_range(int64_t n)
     return bits;
 }
 
-gpu_timer_key gpu_timer_key_of(int64_t n, tcspmm_layout layout, float beta)
+int gpu_timer_shape(int64_t n, tcspmm_layout layout, float beta)
 {
-    return (gpu_timer_key){gpu_timer_n_range(n), (int)layout, beta != 0.0f};
-}
-
-int gpu_timer_key_equal(gpu_timer_key a, gpu_timer_key b)
-{
-    return a.n_range == b.n_range && a.layout == b.layout && a.beta_nonzero == b.beta_nonzero;
-}
-
-int gpu_timer_key_slot(gpu_timer_key k, int *used, int slots)
-{
-    if (*used < slots) return (*used)++;
-    return ((k.n_range * 2 + k.layout) * 2 + k.beta_nonzero) % slots;
+    return (gpu_timer_n_range(n) * 2 + (layout == TCSPMM_LAYOUT_COL_MAJOR)) * 2 + (beta != 0.0f);
 }
 
 void gpu_timer_sort(float *ms, int n)

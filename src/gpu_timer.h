@@ -62,19 +62,12 @@ tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu
  * pays for a few measurements, not one per width. */
 int gpu_timer_n_range(int64_t n);
 
-/* What one measured choice covers: a range of N, a layout, and whether
- * beta is zero (an algorithm's speed then includes reading C). */
-typedef struct gpu_timer_key {
-    int n_range, layout, beta_nonzero;
-} gpu_timer_key;
-
-gpu_timer_key gpu_timer_key_of(int64_t n, tcspmm_layout layout, float beta);
-int gpu_timer_key_equal(gpu_timer_key a, gpu_timer_key b);
-
-/* The slot for a new key in a table of `slots` choices, *used of them
- * taken: the next free one (counted in *used), else one picked by the
- * whole key, so that two keys of one range do not take each other's. */
-int gpu_timer_key_slot(gpu_timer_key k, int *used, int slots);
+/* What one measured choice covers, as an index below GPU_TIMER_SHAPES: a
+ * range of N, a layout, and whether beta is zero (an algorithm's speed then
+ * includes reading C). Every shape has its own index, so a plan's tables of
+ * choices hold them all and never forget one. */
+enum { GPU_TIMER_SHAPES = 64 * 2 * 2 };
+int gpu_timer_shape(int64_t n, tcspmm_layout layout, float beta);
 
 /* Times count (<= GPU_TIMER_MAX_CANDIDATES) candidates fn[i](arg[i])
  * against each other, interleaved: one untimed round (it also finds the

@@ -5,12 +5,13 @@
 #include "error.h"
 #include "gpu_timer.h"
 
-/* The slot of the shape of key, or -1. */
-static int find(const path_trial *t, gpu_timer_key key)
+void path_trial_init(path_trial *t, int at_first_call)
 {
-    for (int i = 0; i < t->num_shapes; i++)
-        if (gpu_timer_key_equal(t->shape[i].key, key)) return i;
-    return -1;
+    for (int i = 0; i < GPU_TIMER_SHAPES; i++)
+        t->shape[i] = (path_trial_shape){.path = TCSPMM_PATH_AUTO,
+                                         .path_no_alg3 = TCSPMM_PATH_AUTO,
+                                         .call_ms = -1.0f};
+    t->at_first_call = at_first_call;
 }
 
 /* A shape's measured path for a call (TCSPMM_PATH_AUTO: not measured). */
@@ -22,8 +23,7 @@ static tcspmm_path measured_path(const path_trial_shape *s, int alg3)
 tcspmm_path path_trial_lookup(const path_trial *t, int64_t n, tcspmm_layout layout, float beta,
                               int alg3)
 {
-    const int i = find(t, gpu_timer_key_of(n, layout, beta));
-    return i < 0 ? TCSPMM_PATH_AUTO : measured_path(&t->shape[i], alg3);
+    return measured_path(&t->shape[gpu_timer_shape(n, layout, beta)], alg3);
 }
 
 tcspmm_path path_trial_faster(const float ms[CUSPARSE_PATH_NUM_ALGS + 1], int alg3)
@@ -44,16 +44,6 @@ static void forget_timing(path_trial_shape *s)
     if (s->start) cudaEventDestroy(s->start);
     if (s->stop) cudaEventDestroy(s->stop);
     s->start = s->stop = NULL;
-}
-
-/* A new shape, not measured. */
-static path_trial_shape *add(path_trial *t, gpu_timer_key key)
-{
-    path_trial_shape *s = &t->shape[gpu_timer_key_slot(key, &t->num_shapes, PATH_TRIAL_SLOTS)];
-    forget_timing(s);
-    *s = (path_trial_shape){
-        .key = key, .path = TCSPMM_PATH_AUTO, .path_no_alg3 = TCSPMM_PATH_AUTO, .call_ms = -1.0f};
-    return s;
 }
 
 /* Whether e says a graph capture forbids the call now (another stream of
@@ -154,9 +144,7 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
                               void *stream, tcspmm_path *path, cudaEvent_t *stop)
 {
     *stop = NULL;
-    const gpu_timer_key key = gpu_timer_key_of(n, layout, beta);
-    const int i = find(t, key);
-    path_trial_shape *s = i >= 0 ? &t->shape[i] : add(t, key);
+    path_trial_shape *s = &t->shape[gpu_timer_shape(n, layout, beta)];
     const int alg3 = cusparse_path_takes_alg3(cusparse, dB, ldb, dC, ldc);
     *path = measured_path(s, alg3);
     if (*path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
@@ -172,5 +160,5 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
 
 void path_trial_free(path_trial *t)
 {
-    for (int i = 0; i < t->num_shapes; i++) forget_timing(&t->shape[i]);
+    for (int i = 0; i < GPU_TIMER_SHAPES; i++) forget_timing(&t->shape[i]);
 }

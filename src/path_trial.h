@@ -28,19 +28,17 @@
 extern "C" {
 #endif
 
-/* Shapes remembered; what measuring costs beyond its products (on an H200
+/* What measuring costs beyond its products (on an H200
  * a plan's first measurement took 47-75 ms in all, 40 of them loading
  * cuSPARSE's kernels: bench/results/auto-measured-2026-11-26/); and the
  * products one measurement runs (4 candidates, 1 + GPU_TIMER_CHOICE_RUNS
  * rounds). */
 enum {
-    PATH_TRIAL_SLOTS = 16,
     PATH_TRIAL_COST_MS = 50,
     PATH_TRIAL_PRODUCTS = (CUSPARSE_PATH_NUM_ALGS + 1) * (1 + GPU_TIMER_CHOICE_RUNS)
 };
 
 typedef struct path_trial_shape {
-    gpu_timer_key key;
     tcspmm_path path;        /* measured: HRPB or CUSPARSE; AUTO until then */
     tcspmm_path path_no_alg3; /* the same, for calls cuSPARSE runs without CSR_ALG3 */
     int64_t calls;           /* calls run on HRPB until then */
@@ -49,10 +47,12 @@ typedef struct path_trial_shape {
 } path_trial_shape;
 
 typedef struct path_trial {
-    path_trial_shape shape[PATH_TRIAL_SLOTS];
-    int num_shapes;
-    int at_first_call; /* tcspmm_options.measure_at_first_call */
+    path_trial_shape shape[GPU_TIMER_SHAPES]; /* by gpu_timer_shape */
+    int at_first_call;                        /* tcspmm_options.measure_at_first_call */
 } path_trial;
+
+/* Every shape not measured, none of its calls timed. */
+void path_trial_init(path_trial *t, int at_first_call);
 
 /* The path measured for a call of this shape, or TCSPMM_PATH_AUTO before
  * it is measured (its calls then run HRPB); alg3: whether cuSPARSE may run

@@ -508,7 +508,7 @@ static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
     if (!plan) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "tcspmm_plan_create: out of memory");
     if (opt) plan->opt = *opt;
     else tcspmm_options_init(&plan->opt);
-    plan->trial.at_first_call = plan->opt.measure_at_first_call;
+    path_trial_init(&plan->trial, plan->opt.measure_at_first_call);
     tcspmm_status st = options_check(&plan->opt);
     call_scope scope; /* no GPU: enter fails and changes nothing */
     call_scope_enter(&scope, -1);

@@ -11,7 +11,8 @@
  * the same after it: nothing is measured while capturing),
  * then the graph launched twice, each time on fresh B and C written into the
  * same buffers, against the float64 reference; C is poisoned (NaN) when
- * beta == 0.
+ * beta == 0. A cuSPARSE and a measured plan also capture a shape called
+ * before 39 others.
  *
  * `gpu_graph --time [FILE [N]]` (default data/cora.mtx, N = 32, auto path)
  * prints the time per call of 1000 calls issued back to back on one stream,
@@ -22,6 +23,7 @@
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
+#include "rng.h"
 #include "sparse24_gen.h"
 
 #include <cuda_runtime.h>
@@ -96,6 +98,24 @@ static cudaGraphExec_t capture(tcspmm_plan *plan, int64_t n, float alpha, int64_
     return exec;
 }
 
+/* The call of t's shape on d captured, the plan's path for the shape the
+ * same after the capture, and the graph launched twice. */
+static void check_capture(tcspmm_plan *plan, const tcspmm_csr *A, const test_operands *t,
+                          const device_operands *d, int64_t n, tcspmm_layout layout, int pad,
+                          float alpha, float beta, double tol, const char *what)
+{
+    tcspmm_path before = TCSPMM_PATH_CPU, after = TCSPMM_PATH_SPARSE24;
+    CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &before));
+    cudaGraph_t graph;
+    cudaGraphExec_t exec = capture(plan, n, alpha, t->ldb, beta, t->ldc, layout, d, &graph, what);
+    CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &after));
+    CHECK(after == before);
+    for (int round = 0; round < 2 && exec; round++)
+        check_launch(exec, d, A, n, layout, pad, alpha, beta, tol, what);
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+}
+
 static void check_graph(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         float beta, double tol, const char *what)
 {
@@ -108,18 +128,68 @@ static void check_graph(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     for (int call = 0; call < 2; call++)
         CHECK_OK(tcspmm_spmm(plan, n, alpha, d.dB, t.ldb, beta, d.dC, t.ldc, layout, d.s));
     CHECK(cudaStreamSynchronize(d.s) == cudaSuccess);
-    tcspmm_path before = TCSPMM_PATH_CPU, after = TCSPMM_PATH_SPARSE24;
-    CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &before));
-    cudaGraph_t graph;
-    cudaGraphExec_t exec = capture(plan, n, alpha, t.ldb, beta, t.ldc, layout, &d, &graph, what);
-    CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &after));
-    CHECK(after == before);
-    for (int round = 0; round < 2 && exec; round++)
-        check_launch(exec, &d, A, n, layout, pad, alpha, beta, tol, what);
-    if (exec) cudaGraphExecDestroy(exec);
-    if (graph) cudaGraphDestroy(graph);
+    check_capture(plan, A, &t, &d, n, layout, pad, alpha, beta, tol, what);
     device_operands_free(&d);
     test_operands_free(&t);
+}
+
+/* A shape called once, then 39 other shapes (N in 2, 3, 5, ..., 257, both
+ * layouts, beta zero or not), then the first shape captured: the plan
+ * still holds what it timed and measured for it. (Tables of 16 shapes once
+ * forgot it, and the capture then timed cuSPARSE's algorithms inside the
+ * graph.) Measured auto plans measure every shape at its first call. */
+static void check_many_shapes(const tcspmm_csr *A, tcspmm_path path, const char *what)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = path;
+    opt.measure_at_first_call = 1;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    if (!plan) return;
+    const int pad = 3;
+    const float alpha = 0.75f;
+    const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR;
+    test_operands t;
+    test_operands_make(&t, A, 1, R, pad, 0.0f, seed++);
+    device_operands d;
+    device_operands_make(&d, &t);
+    CHECK_OK(tcspmm_spmm(plan, 1, alpha, d.dB, t.ldb, 0.0f, d.dC, t.ldc, R, d.s));
+    tcspmm_path first = TCSPMM_PATH_CPU;
+    CHECK_OK(tcspmm_plan_path_for(plan, 1, R, 0.0f, &first));
+
+    const int64_t ns[] = {1, 2, 3, 5, 9, 17, 33, 65, 129, 257}; /* one per range of N */
+    const int64_t big = (A->rows > A->cols ? A->rows : A->cols) * 257;
+    float *random = malloc((size_t)big * sizeof(float)), *dB = NULL, *dC = NULL;
+    rng_fill(random, (size_t)big, seed++);
+    CHECK(cudaMalloc((void **)&dB, (size_t)big * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&dC, (size_t)big * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMemcpy(dB, random, (size_t)big * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(dC, random, (size_t)big * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    free(random);
+    int others = 0;
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (int layout = 0; layout < 2; layout++)
+            for (int b = 0; b < 2; b++) {
+                const int64_t n = ns[i];
+                const tcspmm_layout l = (tcspmm_layout)layout;
+                if (n == 1 && l == R && b == 0) continue;
+                const int64_t ldb = l == R ? n : A->cols, ldc = l == R ? n : A->rows;
+                CHECK_OK(tcspmm_spmm(plan, n, 1.0f, dB, ldb, 0.5f * b, dC, ldc, l, d.s));
+                others++;
+            }
+    CHECK(others == 39);
+    CHECK(cudaStreamSynchronize(d.s) == cudaSuccess);
+    tcspmm_path again = TCSPMM_PATH_CPU;
+    CHECK_OK(tcspmm_plan_path_for(plan, 1, R, 0.0f, &again));
+    CHECK(again == first && (path != TCSPMM_PATH_AUTO || again != TCSPMM_PATH_AUTO));
+    printf("%-30s 40 shapes, the first still %s\n", what, tcspmm_path_name(again));
+    check_capture(plan, A, &t, &d, 1, R, pad, alpha, 0.0f, 1e-3, what);
+    cudaFree(dB);
+    cudaFree(dC);
+    device_operands_free(&d);
+    test_operands_free(&t);
+    tcspmm_plan_destroy(plan);
 }
 
 /* A plan for A on path and precision, checked as a graph in both layouts;
@@ -280,6 +350,8 @@ int main(int argc, char **argv)
     check_plan(&S12, TCSPMM_PATH_SPARSE24, TF, NAT, 0, 0, 1e-3, "sparse24 tf32 (1:2)");
     check_plan(&S24, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16, NAT, 0, 0, 1e-2,
                "sparse24 bf16 (2:4)");
+    check_many_shapes(&A, TCSPMM_PATH_CUSPARSE, "cusparse, many shapes");
+    check_many_shapes(&A, TCSPMM_PATH_AUTO, "auto measured, many shapes");
     test_beside_global_capture(&A);
 
     tcspmm_csr_free(&A);

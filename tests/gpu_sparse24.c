@@ -1,11 +1,12 @@
 /* gpu_sparse24.c: the structured-sparsity kernels (sp24_gpu.h: mma.sp, and
  * wgmma.sp where the device has it) against the float64
  * reference: tf32 on 1:2 matrices, bf16/fp16 on 2:4, fp32 or 16-bit B and C,
- * both layouts, ld above the minimum, odd M, K, N (N = 1 too), alpha and
- * beta, C poisoned with NaN so every element must be written, and the gaps
- * between leading dimensions checked untouched; each case on each kernel
- * (set on the handle); then one handle through products of changing n, and
- * a 16-bit product through the public tcspmm_spmm_ex.
+ * both layouts, ld above the minimum, odd M, K, N (N = 1 too, and past
+ * 2^21), alpha and beta, C poisoned with NaN so every element must be
+ * written, and the gaps between leading dimensions checked untouched;
+ * each case on each kernel (set on the handle); then one handle through
+ * products of changing n, and a 16-bit product through the public
+ * tcspmm_spmm_ex.
  *
  * Each result is checked twice: against the float64 product of the given
  * fp32 inputs (the issue's tolerance: 1e-3 tf32, 1e-2 bf16/fp16), and against
@@ -483,6 +484,10 @@ int main(int argc, char **argv)
         {600, 2100, 65, FP, R, F32, 3, 1.0f, 0.0f, H_FP},
         {1000, 4000, 100, FP, C, H_FP, 0, 1.0f, 0.5f, H_FP},
         {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, H_BF},
+        /* n past 2^21: B packed by a grid of at most 65535 y blocks, each
+         * looping over N (both layouts) */
+        {5, 7, 2097300, TF, R, F32, 0, 1.0f, 0.5f, F32},
+        {9, 40, 2097200, BF, C, F32, 1, 1.0f, 0.0f, F32},
     };
     sp24_kernel kernels[2] = {SP24_KERNEL_MMA_SP, SP24_KERNEL_WGMMA};
     int num_kernels = sp24_wgmma_usable() ? 2 : 1;

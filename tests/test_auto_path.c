@@ -148,20 +148,23 @@ int main(void)
     CHECK(gpu_timer_n_range(65) == gpu_timer_n_range(128) && gpu_timer_n_range(128) != gpu_timer_n_range(129));
     CHECK(gpu_timer_n_range(INT64_MAX) == 63);
 
-    /* a choice's key and its slot: free slots first, then one picked by the
-     * whole key (beta zero or not, and the layout, land apart) */
-    const gpu_timer_key k0 = gpu_timer_key_of(100, TCSPMM_LAYOUT_ROW_MAJOR, 0.0f);
-    const gpu_timer_key k1 = gpu_timer_key_of(100, TCSPMM_LAYOUT_ROW_MAJOR, 0.5f);
-    const gpu_timer_key kc = gpu_timer_key_of(100, TCSPMM_LAYOUT_COL_MAJOR, 0.0f);
-    CHECK(gpu_timer_key_equal(k0, gpu_timer_key_of(65, TCSPMM_LAYOUT_ROW_MAJOR, 0.0f)));
-    CHECK(!gpu_timer_key_equal(k0, k1) && !gpu_timer_key_equal(k0, kc));
-    int used = 0;
-    CHECK(gpu_timer_key_slot(k0, &used, 2) == 0 && gpu_timer_key_slot(k0, &used, 2) == 1 && used == 2);
-    CHECK(gpu_timer_key_slot(k0, &used, 16) == 2 && used == 3);
-    used = 16;
-    const int s0 = gpu_timer_key_slot(k0, &used, 16);
-    CHECK(s0 >= 0 && s0 < 16 && used == 16);
-    CHECK(gpu_timer_key_slot(k1, &used, 16) != s0 && gpu_timer_key_slot(kc, &used, 16) != s0);
+    /* a choice's shape: one index per range of N, layout and beta zero or
+     * not, every one of them below GPU_TIMER_SHAPES */
+    const int R = TCSPMM_LAYOUT_ROW_MAJOR, Cm = TCSPMM_LAYOUT_COL_MAJOR;
+    const int s0 = gpu_timer_shape(100, R, 0.0f);
+    CHECK(s0 == gpu_timer_shape(65, R, 0.0f) && s0 == gpu_timer_shape(128, R, 0.0f));
+    CHECK(s0 != gpu_timer_shape(100, R, 0.5f) && s0 != gpu_timer_shape(100, Cm, 0.0f));
+    CHECK(gpu_timer_shape(100, R, -1.0f) == gpu_timer_shape(100, R, 0.5f));
+    int seen[GPU_TIMER_SHAPES] = {0}, distinct = 0;
+    for (int bits = 0; bits < 64; bits++)
+        for (int layout = 0; layout < 2; layout++)
+            for (int beta = 0; beta < 2; beta++) {
+                const int64_t n = bits == 0 ? 1 : bits == 63 ? INT64_MAX : ((int64_t)1 << bits);
+                const int s = gpu_timer_shape(n, (tcspmm_layout)layout, (float)beta);
+                CHECK(s >= 0 && s < GPU_TIMER_SHAPES);
+                if (s >= 0 && s < GPU_TIMER_SHAPES && !seen[s]++) distinct++;
+            }
+    CHECK(distinct == GPU_TIMER_SHAPES);
 
     /* when a shape is measured: once its calls on HRPB have cost
      * PATH_TRIAL_COST_MS (50) plus PATH_TRIAL_PRODUCTS (32) calls; never

@@ -56,46 +56,51 @@ __device__ __forceinline__ void store_pair(__half *p, float x0, float x1)
 }
 
 /* pack_b: Bp (n_pad rows of k_pad, k contiguous) = B (k x n, in layout with
- * ldb) converted to the element type, zero outside k x n. Each block owns a
- * PACK_K x PACK_N tile of (k, n), staged through shared memory so that the
- * reads run along B's contiguous dimension (a warp reads 32 consecutive
- * elements) and the writes along k (a warp writes 64 consecutive elements,
- * two per thread). Thread (x, y) reads column x (row-major B) or k x and
- * x + 32 (column-major) of rows y, y + 8, ..., and writes k 2x, 2x + 1 of
- * packed rows y, y + 8, y + 16, y + 24. The Hopper kernel that reads Bp may
- * start meanwhile and waits for this pass before its first load
- * (dependent_launch.h). */
+ * ldb) converted to the element type, zero outside k x n. Each block owns
+ * the PACK_K x PACK_N tiles of (k, n) at its k (blockIdx.x) and at every
+ * gridDim.y-th n from blockIdx.y (a grid has at most 65535 y blocks), each
+ * staged through shared memory so that the reads run along B's contiguous
+ * dimension (a warp reads 32 consecutive elements) and the writes along k
+ * (a warp writes 64 consecutive elements, two per thread). Thread (x, y)
+ * reads column x (row-major B) or k x and x + 32 (column-major) of rows y,
+ * y + 8, ..., and writes k 2x, 2x + 1 of packed rows y, y + 8, y + 16,
+ * y + 24. The Hopper kernel that reads Bp may start meanwhile and waits for
+ * this pass before its first load (dependent_launch.h). */
 template <typename In, int ELEM>
 __global__ void pack_b(const In *__restrict__ B, int64_t ldb, int row_major, int64_t k,
                        int64_t n, int64_t k_pad, typename elem_traits<ELEM>::type *__restrict__ Bp)
 {
     __shared__ float tile[PACK_N][PACK_K + 1]; /* [n][k] */
     dependents_may_start();
-    const int64_t k0 = (int64_t)blockIdx.x * PACK_K, n0 = (int64_t)blockIdx.y * PACK_N;
+    const int64_t k0 = (int64_t)blockIdx.x * PACK_K, n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
     const int x = threadIdx.x, y = threadIdx.y;
-    if (row_major) { /* element (k, n) at k * ldb + n */
-        const In *src = B + (k0 + y) * ldb + n0 + x;
-        const bool in_n = n0 + x < n;
+    for (int64_t n0 = (int64_t)blockIdx.y * PACK_N; n0 < n_pad; n0 += (int64_t)gridDim.y * PACK_N) {
+        if (row_major) { /* element (k, n) at k * ldb + n */
+            const In *src = B + (k0 + y) * ldb + n0 + x;
+            const bool in_n = n0 + x < n;
 #pragma unroll
-        for (int i = 0; i < PACK_K / PACK_ROWS; i++, src += PACK_ROWS * ldb)
-            tile[x][y + PACK_ROWS * i] =
-                in_n && k0 + y + PACK_ROWS * i < k ? to_float(*src) : 0.0f;
-    } else { /* element (k, n) at n * ldb + k */
-        const In *src = B + (n0 + y) * ldb + k0 + x;
+            for (int i = 0; i < PACK_K / PACK_ROWS; i++, src += PACK_ROWS * ldb)
+                tile[x][y + PACK_ROWS * i] =
+                    in_n && k0 + y + PACK_ROWS * i < k ? to_float(*src) : 0.0f;
+        } else { /* element (k, n) at n * ldb + k */
+            const In *src = B + (n0 + y) * ldb + k0 + x;
 #pragma unroll
-        for (int i = 0; i < PACK_N / PACK_ROWS; i++, src += PACK_ROWS * ldb)
+            for (int i = 0; i < PACK_N / PACK_ROWS; i++, src += PACK_ROWS * ldb)
 #pragma unroll
-            for (int h = 0; h < PACK_K / 32; h++) {
-                const bool in = n0 + y + PACK_ROWS * i < n && k0 + x + 32 * h < k;
-                tile[y + PACK_ROWS * i][x + 32 * h] = in ? to_float(src[32 * h]) : 0.0f;
-            }
+                for (int h = 0; h < PACK_K / 32; h++) {
+                    const bool in = n0 + y + PACK_ROWS * i < n && k0 + x + 32 * h < k;
+                    tile[y + PACK_ROWS * i][x + 32 * h] = in ? to_float(src[32 * h]) : 0.0f;
+                }
+        }
+        __syncthreads();
+        if (k0 + 2 * x < k_pad) { /* k_pad is a multiple of 32, maybe not of PACK_K */
+            typename elem_traits<ELEM>::type *dst = Bp + (n0 + y) * k_pad + k0 + 2 * x;
+#pragma unroll
+            for (int i = 0; i < PACK_N / PACK_ROWS; i++, dst += PACK_ROWS * k_pad)
+                store_pair(dst, tile[y + PACK_ROWS * i][2 * x], tile[y + PACK_ROWS * i][2 * x + 1]);
+        }
+        __syncthreads(); /* the tile is read before the next one is staged */
     }
-    __syncthreads();
-    if (k0 + 2 * x >= k_pad) return; /* k_pad is a multiple of 32, maybe not of PACK_K */
-    typename elem_traits<ELEM>::type *dst = Bp + (n0 + y) * k_pad + k0 + 2 * x;
-#pragma unroll
-    for (int i = 0; i < PACK_N / PACK_ROWS; i++, dst += PACK_ROWS * k_pad)
-        store_pair(dst, tile[y + PACK_ROWS * i][2 * x], tile[y + PACK_ROWS * i][2 * x + 1]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -330,7 +335,9 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
     typedef typename elem_traits<ELEM>::type T;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
     if (!b_in_place) {
-        dim3 grid((unsigned)((g->cols_pad + PACK_K - 1) / PACK_K), (unsigned)(n_pad / PACK_N));
+        const int64_t n_blocks = n_pad / PACK_N;
+        dim3 grid((unsigned)((g->cols_pad + PACK_K - 1) / PACK_K),
+                  (unsigned)(n_blocks < 65535 ? n_blocks : 65535));
         dim3 block(32, PACK_ROWS);
         T *bp = (T *)g->b_packed;
         if (b_type == SP24_DATA_FP32)
@@ -477,14 +484,10 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
     /* wgmma.sp reads a 16-bit B in place where TMA can (rows of B, a 16-byte
      * address, a stride that is a multiple of 16 bytes and below 2^40);
-     * otherwise B is packed (and rounded) into b_packed first, by a grid
-     * with a y block per PACK_N columns */
+     * otherwise B is packed (and rounded) into b_packed first */
     const int b_in_place = g->kernel == SP24_KERNEL_WGMMA && b_type != SP24_DATA_FP32 &&
                            g->cols > 0 && ldb % 8 == 0 && ldb < ((int64_t)1 << 39) &&
                            (uintptr_t)dB % 16 == 0;
-    if (!b_in_place && n_pad / PACK_N > 65535)
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "sp24_gpu_spmm: n = %lld too large to pack B", (long long)n);
     size_t need = b_in_place ? 0 : (size_t)(n_pad * g->cols_pad * g->elem_bytes);
     if (need > g->b_packed_bytes) {
         TCSPMM_TRY(TCSPMM_CUDA(cudaFree(g->b_packed)));
