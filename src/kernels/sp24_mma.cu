@@ -56,50 +56,64 @@ __device__ __forceinline__ void store_pair(__half *p, float x0, float x1)
 }
 
 /* pack_b: Bp (n_pad rows of k_pad, k contiguous) = B (k x n, in layout with
- * ldb) converted to the element type, zero outside k x n. Each block owns
- * the PACK_K x PACK_N tiles of (k, n) at its k (blockIdx.x) and at every
- * gridDim.y-th n from blockIdx.y (a grid has at most 65535 y blocks), each
- * staged through shared memory so that the reads run along B's contiguous
- * dimension (a warp reads 32 consecutive elements) and the writes along k
- * (a warp writes 64 consecutive elements, two per thread). Thread (x, y)
- * reads column x (row-major B) or k x and x + 32 (column-major) of rows y,
- * y + 8, ..., and writes k 2x, 2x + 1 of packed rows y, y + 8, y + 16,
- * y + 24. The Hopper kernel that reads Bp may start meanwhile and waits for
- * this pass before its first load (dependent_launch.h). */
+ * ldb) converted to the element type, zero outside k x n; a launch packs
+ * n from n_first on, a y block per PACK_N of them (launch_pack). Each block
+ * owns a PACK_K x PACK_N tile of (k, n), staged through shared memory so
+ * that the reads run along B's contiguous dimension (a warp reads 32
+ * consecutive elements) and the writes along k (a warp writes 64
+ * consecutive elements, two per thread). Thread (x, y) reads column x
+ * (row-major B) or k x and x + 32 (column-major) of rows y, y + 8, ..., and
+ * writes k 2x, 2x + 1 of packed rows y, y + 8, y + 16, y + 24. The Hopper
+ * kernel that reads Bp may start meanwhile and waits for this pass before
+ * its first load (dependent_launch.h). */
 template <typename In, int ELEM>
 __global__ void pack_b(const In *__restrict__ B, int64_t ldb, int row_major, int64_t k,
-                       int64_t n, int64_t k_pad, typename elem_traits<ELEM>::type *__restrict__ Bp)
+                       int64_t n, int64_t n_first, int64_t k_pad,
+                       typename elem_traits<ELEM>::type *__restrict__ Bp)
 {
     __shared__ float tile[PACK_N][PACK_K + 1]; /* [n][k] */
     dependents_may_start();
-    const int64_t k0 = (int64_t)blockIdx.x * PACK_K, n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
+    const int64_t k0 = (int64_t)blockIdx.x * PACK_K, n0 = n_first + (int64_t)blockIdx.y * PACK_N;
     const int x = threadIdx.x, y = threadIdx.y;
-    for (int64_t n0 = (int64_t)blockIdx.y * PACK_N; n0 < n_pad; n0 += (int64_t)gridDim.y * PACK_N) {
-        if (row_major) { /* element (k, n) at k * ldb + n */
-            const In *src = B + (k0 + y) * ldb + n0 + x;
-            const bool in_n = n0 + x < n;
+    if (row_major) { /* element (k, n) at k * ldb + n */
+        const In *src = B + (k0 + y) * ldb + n0 + x;
+        const bool in_n = n0 + x < n;
 #pragma unroll
-            for (int i = 0; i < PACK_K / PACK_ROWS; i++, src += PACK_ROWS * ldb)
-                tile[x][y + PACK_ROWS * i] =
-                    in_n && k0 + y + PACK_ROWS * i < k ? to_float(*src) : 0.0f;
-        } else { /* element (k, n) at n * ldb + k */
-            const In *src = B + (n0 + y) * ldb + k0 + x;
+        for (int i = 0; i < PACK_K / PACK_ROWS; i++, src += PACK_ROWS * ldb)
+            tile[x][y + PACK_ROWS * i] =
+                in_n && k0 + y + PACK_ROWS * i < k ? to_float(*src) : 0.0f;
+    } else { /* element (k, n) at n * ldb + k */
+        const In *src = B + (n0 + y) * ldb + k0 + x;
 #pragma unroll
-            for (int i = 0; i < PACK_N / PACK_ROWS; i++, src += PACK_ROWS * ldb)
+        for (int i = 0; i < PACK_N / PACK_ROWS; i++, src += PACK_ROWS * ldb)
 #pragma unroll
-                for (int h = 0; h < PACK_K / 32; h++) {
-                    const bool in = n0 + y + PACK_ROWS * i < n && k0 + x + 32 * h < k;
-                    tile[y + PACK_ROWS * i][x + 32 * h] = in ? to_float(src[32 * h]) : 0.0f;
-                }
-        }
-        __syncthreads();
-        if (k0 + 2 * x < k_pad) { /* k_pad is a multiple of 32, maybe not of PACK_K */
-            typename elem_traits<ELEM>::type *dst = Bp + (n0 + y) * k_pad + k0 + 2 * x;
+            for (int h = 0; h < PACK_K / 32; h++) {
+                const bool in = n0 + y + PACK_ROWS * i < n && k0 + x + 32 * h < k;
+                tile[y + PACK_ROWS * i][x + 32 * h] = in ? to_float(src[32 * h]) : 0.0f;
+            }
+    }
+    __syncthreads();
+    if (k0 + 2 * x >= k_pad) return; /* k_pad is a multiple of 32, maybe not of PACK_K */
+    typename elem_traits<ELEM>::type *dst = Bp + (n0 + y) * k_pad + k0 + 2 * x;
 #pragma unroll
-            for (int i = 0; i < PACK_N / PACK_ROWS; i++, dst += PACK_ROWS * k_pad)
-                store_pair(dst, tile[y + PACK_ROWS * i][2 * x], tile[y + PACK_ROWS * i][2 * x + 1]);
-        }
-        __syncthreads(); /* the tile is read before the next one is staged */
+    for (int i = 0; i < PACK_N / PACK_ROWS; i++, dst += PACK_ROWS * k_pad)
+        store_pair(dst, tile[y + PACK_ROWS * i][2 * x], tile[y + PACK_ROWS * i][2 * x + 1]);
+}
+
+/* pack_b over all n_pad rows of Bp, in launches of at most 65535 y blocks
+ * (the grid's limit; the y blocks looping over n inside one launch made the
+ * pass 9-19% slower on an H200, bench/results/pack-past-2-21-2026-11-26/). */
+template <typename In, int ELEM>
+static void launch_pack(const In *B, int64_t ldb, int row_major, int64_t k, int64_t n,
+                        int64_t n_pad, int64_t k_pad, typename elem_traits<ELEM>::type *Bp,
+                        cudaStream_t stream)
+{
+    for (int64_t first = 0; first < n_pad; first += (int64_t)65535 * PACK_N) {
+        const int64_t blocks = (n_pad - first) / PACK_N;
+        const dim3 grid((unsigned)((k_pad + PACK_K - 1) / PACK_K),
+                        (unsigned)(blocks < 65535 ? blocks : 65535));
+        pack_b<In, ELEM><<<grid, dim3(32, PACK_ROWS), 0, stream>>>(B, ldb, row_major, k, n, first,
+                                                                  k_pad, Bp);
     }
 }
 
@@ -335,20 +349,16 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
     typedef typename elem_traits<ELEM>::type T;
     int64_t n_pad = (n + N_ALIGN - 1) / N_ALIGN * N_ALIGN;
     if (!b_in_place) {
-        const int64_t n_blocks = n_pad / PACK_N;
-        dim3 grid((unsigned)((g->cols_pad + PACK_K - 1) / PACK_K),
-                  (unsigned)(n_blocks < 65535 ? n_blocks : 65535));
-        dim3 block(32, PACK_ROWS);
         T *bp = (T *)g->b_packed;
         if (b_type == SP24_DATA_FP32)
-            pack_b<float, ELEM><<<grid, block, 0, stream>>>((const float *)dB, ldb, row_major,
-                                                            g->cols, n, g->cols_pad, bp);
+            launch_pack<float, ELEM>((const float *)dB, ldb, row_major, g->cols, n, n_pad,
+                                     g->cols_pad, bp, stream);
         else if (b_type == SP24_DATA_BF16)
-            pack_b<__nv_bfloat16, ELEM><<<grid, block, 0, stream>>>(
-                (const __nv_bfloat16 *)dB, ldb, row_major, g->cols, n, g->cols_pad, bp);
+            launch_pack<__nv_bfloat16, ELEM>((const __nv_bfloat16 *)dB, ldb, row_major, g->cols,
+                                             n, n_pad, g->cols_pad, bp, stream);
         else
-            pack_b<__half, ELEM><<<grid, block, 0, stream>>>((const __half *)dB, ldb, row_major,
-                                                             g->cols, n, g->cols_pad, bp);
+            launch_pack<__half, ELEM>((const __half *)dB, ldb, row_major, g->cols, n, n_pad,
+                                      g->cols_pad, bp, stream);
         TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     }
     if (g->kernel == SP24_KERNEL_WGMMA) {
