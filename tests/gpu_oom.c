@@ -7,6 +7,8 @@
  * HRPB plans are made with updatable values (where the device has no room
  * to build HRPB the host may build it and work out the value sources) and
  * get new values after their product, then multiply again.
+ * A measured plan that runs out of memory while measuring takes its rule's
+ * path and keeps working (check_measuring_out_of_memory).
  * Afterwards, with the memory given back, a plan and a product still work:
  * no error is left behind in the CUDA context. */
 #include <cuda_runtime.h>
@@ -100,6 +102,111 @@ static void check_new_values(tcspmm_plan *plan, const tcspmm_csr *A, const char 
     tcspmm_csr_free(&now);
 }
 
+/* t's B and C0 copied to the device (allocated here when *dB is NULL). */
+static void upload_operands(const test_operands *t, float **dB, float **dC)
+{
+    if (!*dB) CHECK(cudaMalloc((void **)dB, t->bsize * sizeof(float)) == cudaSuccess);
+    if (!*dC) CHECK(cudaMalloc((void **)dC, t->csize * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMemcpy(*dB, t->B, t->bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(*dC, t->C0, t->csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+}
+
+/* dC against the float64 product of A and t's B (alpha 1, beta 0, row-major). */
+static void check_c(const tcspmm_csr *A, int64_t n, const float *dC, test_operands *t,
+                    const char *what)
+{
+    CHECK(cudaMemcpy(t->C, dC, t->csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_OK(reference_spmm(A, n, 1.0f, t->B, t->ldb, 0.0f, t->C0, t->ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+                            t->ref));
+    compare_result r = compare_to_reference(t->C, t->ldc, TCSPMM_LAYOUT_ROW_MAJOR, t->ref, A->rows,
+                                            n, 1e-3);
+    printf("  %s: rel_err %.2e nonfinite %lld %s\n", what, r.rel_err, (long long)r.nonfinite,
+           r.pass ? "ok" : "FAIL");
+    CHECK(r.pass);
+}
+
+/* Out of memory while measuring. A measured plan (cora) measures n = 8 with
+ * the memory free and a graph captures that call. Then, with all but about
+ * 1 MB of the device held, a call of n = 512 must measure and cannot (its
+ * scratch C alone is 5.5 MB): the plan takes its rule's path from then on
+ * and says why, and the call either runs right or fails for memory with a
+ * message. With the memory back, the graph (on whichever path it captured:
+ * the plan keeps both copies of A) and a new n = 512 call are right. */
+static void check_measuring_out_of_memory(void)
+{
+    const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR;
+    tcspmm_csr A;
+    CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.measure_at_first_call = 1;
+    tcspmm_plan *plan = NULL;
+    tcspmm_info info;
+    CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
+    if (!plan) return;
+    CHECK_OK(tcspmm_plan_info(plan, &info));
+    CHECK(info.path == TCSPMM_PATH_AUTO);
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+
+    test_operands small, large;
+    test_operands_make(&small, &A, 8, R, 0, 0.0f, 71);
+    test_operands_make(&large, &A, 512, R, 0, 0.0f, 72);
+    float *dB8 = NULL, *dC8 = NULL, *dB = NULL, *dC = NULL;
+    upload_operands(&small, &dB8, &dC8);
+    upload_operands(&large, &dB, &dC);
+    CHECK_OK(tcspmm_spmm(plan, 8, 1.0f, dB8, small.ldb, 0.0f, dC8, small.ldc, R, s));
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    tcspmm_path path8 = TCSPMM_PATH_AUTO;
+    CHECK_OK(tcspmm_plan_path_for(plan, 8, R, 0.0f, &path8));
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    CHECK_OK(tcspmm_spmm(plan, 8, 1.0f, dB8, small.ldb, 0.0f, dC8, small.ldc, R, s));
+    CHECK(cudaStreamEndCapture(s, &graph) == cudaSuccess);
+    CHECK(graph && cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+
+    hog_all_but((size_t)1 << 20);
+    tcspmm_status st = tcspmm_spmm(plan, 512, 1.0f, dB, large.ldb, 0.0f, dC, large.ldc, R, s);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    printf("measuring n = 512 with about 1 MB free: %s%s%s\n", tcspmm_status_string(st),
+           st ? ": " : "", st ? tcspmm_last_error() : "");
+    if (st == TCSPMM_SUCCESS) check_c(&A, 512, dC, &large, "that call");
+    else CHECK(st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY && tcspmm_last_error()[0] != '\0');
+    CHECK_OK(tcspmm_plan_info(plan, &info));
+    printf("  the plan now: %s (%s)\n", tcspmm_path_name(info.path), info.path_reason);
+    CHECK(info.path != TCSPMM_PATH_AUTO);
+    CHECK(strstr(info.path_reason, "out of GPU memory while measuring") != NULL);
+    release_all();
+
+    test_operands again;
+    test_operands_make(&again, &A, 8, R, 0, 0.0f, 73);
+    upload_operands(&again, &dB8, &dC8);
+    CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    printf("  the graph of n = 8 captured on %s:\n", tcspmm_path_name(path8));
+    check_c(&A, 8, dC8, &again, "graph launched after");
+    test_operands_free(&large);
+    test_operands_make(&large, &A, 512, R, 0, 0.0f, 74);
+    upload_operands(&large, &dB, &dC);
+    CHECK_OK(tcspmm_spmm(plan, 512, 1.0f, dB, large.ldb, 0.0f, dC, large.ldc, R, s));
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    check_c(&A, 512, dC, &large, "n = 512 with the memory back");
+
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+    cudaFree(dB8);
+    cudaFree(dC8);
+    cudaFree(dB);
+    cudaFree(dC);
+    test_operands_free(&small);
+    test_operands_free(&large);
+    test_operands_free(&again);
+    cudaStreamDestroy(s);
+    tcspmm_plan_destroy(plan);
+    tcspmm_csr_free(&A);
+}
+
 int main(void)
 {
     tests_require_gpu();
@@ -139,6 +246,7 @@ int main(void)
     }
     printf("plans made %d, refused for memory %d\n", made, refused);
     CHECK(made > 0 && refused > 0); /* the margins span both outcomes */
+    check_measuring_out_of_memory();
 
     tcspmm_plan *plan = NULL; /* the context is still healthy */
     CHECK_OK(tcspmm_plan_create(&A, NULL, &plan));
