@@ -102,13 +102,16 @@ static void check_new_values(tcspmm_plan *plan, const tcspmm_csr *A, const char 
     tcspmm_csr_free(&now);
 }
 
-/* t's B and C0 copied to the device (allocated here when *dB is NULL). */
+/* t's B and C0 copied to the device (allocated here when *dB is NULL) and
+ * landed: a copy from pageable memory may return before its DMA ends, and
+ * the products here run on a stream that does not wait for it. */
 static void upload_operands(const test_operands *t, float **dB, float **dC)
 {
     if (!*dB) CHECK(cudaMalloc((void **)dB, t->bsize * sizeof(float)) == cudaSuccess);
     if (!*dC) CHECK(cudaMalloc((void **)dC, t->csize * sizeof(float)) == cudaSuccess);
     CHECK(cudaMemcpy(*dB, t->B, t->bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK(cudaMemcpy(*dC, t->C0, t->csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
 }
 
 /* dC against the float64 product of A and t's B (alpha 1, beta 0, row-major). */
@@ -165,6 +168,14 @@ static void check_measuring_out_of_memory(void)
     CHECK_OK(tcspmm_spmm(plan, 8, 1.0f, dB8, small.ldb, 0.0f, dC8, small.ldc, R, s));
     CHECK(cudaStreamEndCapture(s, &graph) == cudaSuccess);
     CHECK(graph && cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    test_operands before;
+    test_operands_make(&before, &A, 8, R, 0, 0.0f, 70);
+    upload_operands(&before, &dB8, &dC8);
+    CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    printf("  the graph of n = 8 captured on %s:\n", tcspmm_path_name(path8));
+    check_c(&A, 8, dC8, &before, "graph launched before");
+    test_operands_free(&before);
 
     hog_all_but((size_t)1 << 20);
     tcspmm_status st = tcspmm_spmm(plan, 512, 1.0f, dB, large.ldb, 0.0f, dC, large.ldc, R, s);
@@ -184,7 +195,6 @@ static void check_measuring_out_of_memory(void)
     upload_operands(&again, &dB8, &dC8);
     CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
-    printf("  the graph of n = 8 captured on %s:\n", tcspmm_path_name(path8));
     check_c(&A, 8, dC8, &again, "graph launched after");
     test_operands_free(&large);
     test_operands_make(&large, &A, 512, R, 0, 0.0f, 74);
