@@ -374,7 +374,13 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
     if (!p->tuned[shape].known) {
         const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
         float ms[CUSPARSE_PATH_NUM_ALGS + 1];
-        TCSPMM_TRY(cusparse_path_race(p, &call, dC, ldc, NULL, NULL, ms));
+        const tcspmm_status st = cusparse_path_race(p, &call, dC, ldc, NULL, NULL, ms);
+        if (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY) { /* no room to time: run, untimed */
+            tcspmm_clear_error();
+            *alg = CUSPARSE_SPMM_ALG_DEFAULT;
+            return TCSPMM_SUCCESS;
+        }
+        TCSPMM_TRY(st);
     }
     *alg = p->tuned[shape].alg;
     if (*alg == CUSPARSE_SPMM_CSR_ALG3 && !cusparse_path_takes_alg3(p, dB, ldb, dC, ldc))

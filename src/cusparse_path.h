@@ -30,7 +30,9 @@ int cusparse_path_fastest(const float *ms, int alg3);
  * and remembers the fastest, and the fastest but CSR_ALG3 for calls whose B
  * or C CSR_ALG3 may not run on, or once the caller's shapes change too
  * often for CSR_ALG3's preprocessing to pay (cusparse_path.c); later calls
- * look them up. */
+ * look them up. Where the device has no room for the race (its L2 flush
+ * buffer and scratch C), the call takes ALG_DEFAULT untimed and a later
+ * call of the shape races. */
 tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, const float *dB,
                                      int64_t ldb, float beta, const float *dC, int64_t ldc,
                                      tcspmm_layout layout, void *stream, int *alg);
