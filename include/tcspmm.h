@@ -204,7 +204,10 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * HRPB path a column-major B is first transposed into scratch from a memory
  * pool the plan keeps (cols x n floats, n rounded up to 4, at the largest n
  * so far; stream-ordered; freed with the plan), so calls that synchronize
- * in between do not map it again.
+ * in between do not map it again; where the device has no room for it, B
+ * is read where it lies (slower). Where the device has no room to time
+ * cuSPARSE's algorithms, a cuSPARSE-path call runs ALG_DEFAULT untimed and
+ * a later call of that shape times them.
  * CUDA graphs: after one call outside a capture with the same n, layout,
  * ldb, ldc, B and C (the first call of a shape may allocate scratch, and
  * on the cuSPARSE path it times cuSPARSE's algorithms), the call can be

@@ -8,7 +8,8 @@
  * to build HRPB the host may build it and work out the value sources) and
  * get new values after their product, then multiply again.
  * A measured plan that runs out of memory while measuring takes its rule's
- * path and keeps working (check_measuring_out_of_memory).
+ * path and keeps working (check_measuring_out_of_memory), and a
+ * column-major B that has no room to be transposed is read in place.
  * Afterwards, with the memory given back, a plan and a product still work:
  * no error is left behind in the CUDA context. */
 #include <cuda_runtime.h>
@@ -114,15 +115,13 @@ static void upload_operands(const test_operands *t, float **dB, float **dC)
     CHECK(cudaDeviceSynchronize() == cudaSuccess);
 }
 
-/* dC against the float64 product of A and t's B (alpha 1, beta 0, row-major). */
-static void check_c(const tcspmm_csr *A, int64_t n, const float *dC, test_operands *t,
-                    const char *what)
+/* dC against the float64 product of A and t's B (alpha 1, beta 0). */
+static void check_c(const tcspmm_csr *A, int64_t n, tcspmm_layout layout, const float *dC,
+                    test_operands *t, const char *what)
 {
     CHECK(cudaMemcpy(t->C, dC, t->csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
-    CHECK_OK(reference_spmm(A, n, 1.0f, t->B, t->ldb, 0.0f, t->C0, t->ldc, TCSPMM_LAYOUT_ROW_MAJOR,
-                            t->ref));
-    compare_result r = compare_to_reference(t->C, t->ldc, TCSPMM_LAYOUT_ROW_MAJOR, t->ref, A->rows,
-                                            n, 1e-3);
+    CHECK_OK(reference_spmm(A, n, 1.0f, t->B, t->ldb, 0.0f, t->C0, t->ldc, layout, t->ref));
+    compare_result r = compare_to_reference(t->C, t->ldc, layout, t->ref, A->rows, n, 1e-3);
     printf("  %s: rel_err %.2e nonfinite %lld %s\n", what, r.rel_err, (long long)r.nonfinite,
            r.pass ? "ok" : "FAIL");
     CHECK(r.pass);
@@ -174,7 +173,7 @@ static void check_measuring_out_of_memory(void)
     CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
     printf("  the graph of n = 8 captured on %s:\n", tcspmm_path_name(path8));
-    check_c(&A, 8, dC8, &before, "graph launched before");
+    check_c(&A, 8, R, dC8, &before, "graph launched before");
     test_operands_free(&before);
 
     hog_all_but((size_t)1 << 20);
@@ -182,7 +181,7 @@ static void check_measuring_out_of_memory(void)
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
     printf("measuring n = 512 with about 1 MB free: %s%s%s\n", tcspmm_status_string(st),
            st ? ": " : "", st ? tcspmm_last_error() : "");
-    if (st == TCSPMM_SUCCESS) check_c(&A, 512, dC, &large, "that call");
+    if (st == TCSPMM_SUCCESS) check_c(&A, 512, R, dC, &large, "that call");
     else CHECK(st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY && tcspmm_last_error()[0] != '\0');
     CHECK_OK(tcspmm_plan_info(plan, &info));
     printf("  the plan now: %s (%s)\n", tcspmm_path_name(info.path), info.path_reason);
@@ -195,13 +194,13 @@ static void check_measuring_out_of_memory(void)
     upload_operands(&again, &dB8, &dC8);
     CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
-    check_c(&A, 8, dC8, &again, "graph launched after");
+    check_c(&A, 8, R, dC8, &again, "graph launched after");
     test_operands_free(&large);
     test_operands_make(&large, &A, 512, R, 0, 0.0f, 74);
     upload_operands(&large, &dB, &dC);
     CHECK_OK(tcspmm_spmm(plan, 512, 1.0f, dB, large.ldb, 0.0f, dC, large.ldc, R, s));
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
-    check_c(&A, 512, dC, &large, "n = 512 with the memory back");
+    check_c(&A, 512, R, dC, &large, "n = 512 with the memory back");
 
     if (exec) cudaGraphExecDestroy(exec);
     if (graph) cudaGraphDestroy(graph);
@@ -213,6 +212,38 @@ static void check_measuring_out_of_memory(void)
     test_operands_free(&large);
     test_operands_free(&again);
     cudaStreamDestroy(s);
+    tcspmm_plan_destroy(plan);
+    tcspmm_csr_free(&A);
+}
+
+/* A column-major B on the HRPB path is transposed into scratch first; with
+ * all but about 1 MB of the device held there is no room for it (5.5 MB at
+ * n = 512), and the call reads B where it lies instead: it must run, and
+ * right. */
+static void check_column_major_out_of_memory(void)
+{
+    const tcspmm_layout Cm = TCSPMM_LAYOUT_COL_MAJOR;
+    tcspmm_csr A;
+    CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = TCSPMM_PATH_HRPB;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
+    test_operands t;
+    test_operands_make(&t, &A, 512, Cm, 3, 0.0f, 75);
+    float *dB = NULL, *dC = NULL;
+    upload_operands(&t, &dB, &dC);
+    hog_all_but((size_t)1 << 20);
+    tcspmm_status st = plan ? tcspmm_spmm(plan, 512, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, Cm, NULL)
+                            : TCSPMM_ERROR_INVALID_ARGUMENT;
+    CHECK_OK(st);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    release_all();
+    if (st == TCSPMM_SUCCESS) check_c(&A, 512, Cm, dC, &t, "HRPB, column-major B, about 1 MB free");
+    cudaFree(dB);
+    cudaFree(dC);
+    test_operands_free(&t);
     tcspmm_plan_destroy(plan);
     tcspmm_csr_free(&A);
 }
@@ -257,6 +288,7 @@ int main(void)
     printf("plans made %d, refused for memory %d\n", made, refused);
     CHECK(made > 0 && refused > 0); /* the margins span both outcomes */
     check_measuring_out_of_memory();
+    check_column_major_out_of_memory();
 
     tcspmm_plan *plan = NULL; /* the context is still healthy */
     CHECK_OK(tcspmm_plan_create(&A, NULL, &plan));

@@ -863,7 +863,8 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
 
 /* The rule for a column-major B: transpose it unless n is 1 (then a column
  * is contiguous already), it is too wide for the transpose's grid, or g has
- * no pool for the transpose (then B is read where it lies). */
+ * no pool for the transpose (then B is read where it lies, as it is where
+ * the pool has no room for it: hrpb_gpu_spmm_mode). */
 static bool transpose_b(const hrpb_gpu *g, int64_t n, hrpb_colb_mode mode)
 {
     if (!g->scratch) return false;
@@ -898,8 +899,13 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
 
     const int64_t ldt = (n + 3) / 4 * 4;
     float *bt = NULL;
-    TCSPMM_TRY(TCSPMM_CUDA(
-        cudaMallocFromPoolAsync((void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), g->scratch, s)));
+    const cudaError_t got =
+        cudaMallocFromPoolAsync((void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), g->scratch, s);
+    if (got == cudaErrorMemoryAllocation && mode == HRPB_COLB_AUTO) { /* no room: B where it lies */
+        cudaGetLastError();
+        return launch(g, n, alpha, dB, 1, ldb, beta, dC, c_si, c_sj, stages, s);
+    }
+    TCSPMM_TRY(TCSPMM_CUDA(got));
     tcspmm_status st = dense_transpose_to_row_major(dB, ldb, g->cols, n, bt, ldt, s);
     if (!st) st = launch(g, n, alpha, bt, ldt, 1, beta, dC, c_si, c_sj, stages, s);
     tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(bt, s));
