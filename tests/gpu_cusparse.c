@@ -94,19 +94,6 @@ static void check_host_product(const tcspmm_plan *plan, const tcspmm_csr *A, con
     test_operands_free(&t);
 }
 
-/* A plan of path (AUTO: measured, here at the first call of a shape), or
- * NULL after a failed check. */
-static tcspmm_plan *plan_of(const tcspmm_csr *A, tcspmm_path path)
-{
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.path = path;
-    opt.measure_at_first_call = 1;
-    tcspmm_plan *plan = NULL;
-    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
-    return plan;
-}
-
 /* Every product of check_product on a plan of path (AUTO: the default,
  * measured where the rule is unsure, here at the first call of a shape);
  * expect: the plan's info.path. Each shape runs twice, so the second call
@@ -114,7 +101,7 @@ static tcspmm_plan *plan_of(const tcspmm_csr *A, tcspmm_path path)
 static void check_matrix(const tcspmm_csr *A, tcspmm_path path, tcspmm_path expect, double tol,
                          const char *what)
 {
-    tcspmm_plan *plan = plan_of(A, path);
+    tcspmm_plan *plan = tests_plan(A, path, 1);
     if (!plan) return;
     tcspmm_info info;
     CHECK_OK(tcspmm_plan_info(plan, &info));
@@ -206,7 +193,7 @@ static void check_measured_later(const tcspmm_csr *A, const char *what)
  * switches, and the shape (one range of N) must stay measured. */
 static void check_alternating_c(const tcspmm_csr *A, tcspmm_path path, const char *what)
 {
-    tcspmm_plan *plan = plan_of(A, path);
+    tcspmm_plan *plan = tests_plan(A, path, 1);
     if (!plan) return;
     const int64_t n = 32;
     const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;

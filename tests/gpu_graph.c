@@ -142,12 +142,7 @@ static void check_graph(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
  * graph.) Measured auto plans measure every shape at its first call. */
 static void check_many_shapes(const tcspmm_csr *A, tcspmm_path path, const char *what)
 {
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.path = path;
-    opt.measure_at_first_call = 1;
-    tcspmm_plan *plan = NULL;
-    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    tcspmm_plan *plan = tests_plan(A, path, 1);
     if (!plan) return;
     const int pad = 3;
     const float alpha = 0.75f;

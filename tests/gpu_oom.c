@@ -139,13 +139,12 @@ static void check_measuring_out_of_memory(void)
     const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR;
     tcspmm_csr A;
     CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.measure_at_first_call = 1;
-    tcspmm_plan *plan = NULL;
+    tcspmm_plan *plan = tests_plan(&A, TCSPMM_PATH_AUTO, 1);
     tcspmm_info info;
-    CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
-    if (!plan) return;
+    if (!plan) {
+        tcspmm_csr_free(&A);
+        return;
+    }
     CHECK_OK(tcspmm_plan_info(plan, &info));
     CHECK(info.path == TCSPMM_PATH_AUTO);
     cudaStream_t s;
@@ -225,11 +224,7 @@ static void check_column_major_out_of_memory(void)
     const tcspmm_layout Cm = TCSPMM_LAYOUT_COL_MAJOR;
     tcspmm_csr A;
     CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.path = TCSPMM_PATH_HRPB;
-    tcspmm_plan *plan = NULL;
-    CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
+    tcspmm_plan *plan = tests_plan(&A, TCSPMM_PATH_HRPB, 0);
     test_operands t;
     test_operands_make(&t, &A, 512, Cm, 3, 0.0f, 75);
     float *dB = NULL, *dC = NULL;

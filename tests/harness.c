@@ -93,6 +93,17 @@ int tests_csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
            memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float)) == 0;
 }
 
+tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_first_call)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = path;
+    opt.measure_at_first_call = measure_at_first_call;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    return plan;
+}
+
 void tests_check_spmm(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad, int on_host,
                       double tol, uint64_t seed, void *stream, const char *what)
 {

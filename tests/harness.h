@@ -35,6 +35,10 @@ void test_operands_make_ld(test_operands *t, const tcspmm_csr *A, int64_t n, tcs
                            int64_t ldb, int64_t ldc, float beta, uint64_t seed);
 void test_operands_free(test_operands *t);
 
+/* A plan of path for A with default options but measure_at_first_call,
+ * or NULL after a failed check. */
+tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_first_call);
+
 /* One product of plan with n columns (alpha 1.5, beta 0.25, row-major,
  * leading dimensions padded by pad, operands from seed) against the float64
  * reference of A, within relative error tol; what names a failure. On the
