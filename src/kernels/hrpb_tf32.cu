@@ -893,19 +893,21 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
     if (n == 0 || g->rows == 0) return TCSPMM_SUCCESS;
     cudaStream_t s = (cudaStream_t)stream;
     const int64_t c_si = row_major ? ldc : 1, c_sj = row_major ? 1 : ldc;
-    if (row_major || !transpose_b(g, n, mode) || g->cols == 0)
+    const int64_t ldt = (n + 3) / 4 * 4;
+    float *bt = NULL; /* B transposed to row-major, or NULL: B read where it lies */
+    if (!row_major && transpose_b(g, n, mode) && g->cols > 0) {
+        const cudaError_t got = cudaMallocFromPoolAsync(
+            (void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), g->scratch, s);
+        if (got == cudaErrorMemoryAllocation && mode == HRPB_COLB_AUTO) { /* no room for it */
+            cudaGetLastError();
+            bt = NULL;
+        } else {
+            TCSPMM_TRY(TCSPMM_CUDA(got));
+        }
+    }
+    if (!bt)
         return launch(g, n, alpha, dB, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC, c_si,
                       c_sj, stages, s);
-
-    const int64_t ldt = (n + 3) / 4 * 4;
-    float *bt = NULL;
-    const cudaError_t got =
-        cudaMallocFromPoolAsync((void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), g->scratch, s);
-    if (got == cudaErrorMemoryAllocation && mode == HRPB_COLB_AUTO) { /* no room: B where it lies */
-        cudaGetLastError();
-        return launch(g, n, alpha, dB, 1, ldb, beta, dC, c_si, c_sj, stages, s);
-    }
-    TCSPMM_TRY(TCSPMM_CUDA(got));
     tcspmm_status st = dense_transpose_to_row_major(dB, ldb, g->cols, n, bt, ldt, s);
     if (!st) st = launch(g, n, alpha, bt, ldt, 1, beta, dC, c_si, c_sj, stages, s);
     tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(bt, s));
