@@ -42,11 +42,7 @@ static void device_operands_make(device_operands *d, const test_operands *t)
 {
     memset(d, 0, sizeof *d);
     CHECK(cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking) == cudaSuccess);
-    CHECK(cudaMalloc((void **)&d->dB, t->bsize * sizeof(float)) == cudaSuccess);
-    CHECK(cudaMalloc((void **)&d->dC, t->csize * sizeof(float)) == cudaSuccess);
-    CHECK(cudaMemcpy(d->dB, t->B, t->bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaMemcpy(d->dC, t->C0, t->csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaDeviceSynchronize() == cudaSuccess); /* landed before d->s, which does not wait, reads them */
+    test_operands_upload(t, &d->dB, &d->dC);
 }
 
 static void device_operands_free(device_operands *d)
@@ -63,9 +59,8 @@ static void check_launch(cudaGraphExec_t exec, const device_operands *d, const t
 {
     test_operands t;
     test_operands_make(&t, A, n, layout, pad, beta, seed++);
-    CHECK(cudaMemcpy(d->dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaMemcpy(d->dC, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaDeviceSynchronize() == cudaSuccess); /* a pageable copy may return before it lands */
+    float *dB = d->dB, *dC = d->dC;
+    test_operands_upload(&t, &dB, &dC);
     CHECK(cudaGraphLaunch(exec, d->s) == cudaSuccess);
     CHECK(cudaStreamSynchronize(d->s) == cudaSuccess);
     CHECK(cudaMemcpy(t.C, d->dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);

@@ -53,6 +53,18 @@ static void release_all(void)
     num_hogs = 0;
 }
 
+/* dC against the float64 product of A and t's B (alpha 1, beta 0). */
+static void check_c(const tcspmm_csr *A, int64_t n, tcspmm_layout layout, const float *dC,
+                    test_operands *t, const char *what)
+{
+    CHECK(cudaMemcpy(t->C, dC, t->csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_OK(reference_spmm(A, n, 1.0f, t->B, t->ldb, 0.0f, t->C0, t->ldc, layout, t->ref));
+    compare_result r = compare_to_reference(t->C, t->ldc, layout, t->ref, A->rows, n, 1e-3);
+    printf("  %s: rel_err %.2e nonfinite %lld %s\n", what, r.rel_err, (long long)r.nonfinite,
+           r.pass ? "ok" : "FAIL");
+    CHECK(r.pass);
+}
+
 /* One product on plan, checked against float64, or refused for lack of
  * memory with that status and a message. */
 static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
@@ -74,13 +86,7 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *wh
                                    TCSPMM_LAYOUT_ROW_MAJOR, NULL);
     if (st == TCSPMM_SUCCESS) {
         CHECK(cudaDeviceSynchronize() == cudaSuccess);
-        CHECK(cudaMemcpy(t.C, dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
-        CHECK_OK(reference_spmm(A, n, 1.0f, t.B, t.ldb, 0.0f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
-                                t.ref));
-        compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows,
-                                                n, 1e-3);
-        if (!r.pass) printf("  %s: rel_err %.2e FAIL\n", what, r.rel_err);
-        CHECK(r.pass);
+        check_c(A, n, TCSPMM_LAYOUT_ROW_MAJOR, dC, &t, what);
     } else {
         CHECK((st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY || st == TCSPMM_ERROR_CUSPARSE) &&
               tcspmm_last_error()[0] != '\0');
@@ -101,30 +107,6 @@ static void check_new_values(tcspmm_plan *plan, const tcspmm_csr *A, const char 
     if (st == TCSPMM_SUCCESS) check_product(plan, &now, what);
     else CHECK(st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY && tcspmm_last_error()[0] != '\0');
     tcspmm_csr_free(&now);
-}
-
-/* t's B and C0 copied to the device (allocated here when *dB is NULL) and
- * landed: a copy from pageable memory may return before its DMA ends, and
- * the products here run on a stream that does not wait for it. */
-static void upload_operands(const test_operands *t, float **dB, float **dC)
-{
-    if (!*dB) CHECK(cudaMalloc((void **)dB, t->bsize * sizeof(float)) == cudaSuccess);
-    if (!*dC) CHECK(cudaMalloc((void **)dC, t->csize * sizeof(float)) == cudaSuccess);
-    CHECK(cudaMemcpy(*dB, t->B, t->bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaMemcpy(*dC, t->C0, t->csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaDeviceSynchronize() == cudaSuccess);
-}
-
-/* dC against the float64 product of A and t's B (alpha 1, beta 0). */
-static void check_c(const tcspmm_csr *A, int64_t n, tcspmm_layout layout, const float *dC,
-                    test_operands *t, const char *what)
-{
-    CHECK(cudaMemcpy(t->C, dC, t->csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
-    CHECK_OK(reference_spmm(A, n, 1.0f, t->B, t->ldb, 0.0f, t->C0, t->ldc, layout, t->ref));
-    compare_result r = compare_to_reference(t->C, t->ldc, layout, t->ref, A->rows, n, 1e-3);
-    printf("  %s: rel_err %.2e nonfinite %lld %s\n", what, r.rel_err, (long long)r.nonfinite,
-           r.pass ? "ok" : "FAIL");
-    CHECK(r.pass);
 }
 
 /* Out of memory while measuring. A measured plan (cora) measures n = 8 with
@@ -154,8 +136,8 @@ static void check_measuring_out_of_memory(void)
     test_operands_make(&small, &A, 8, R, 0, 0.0f, 71);
     test_operands_make(&large, &A, 512, R, 0, 0.0f, 72);
     float *dB8 = NULL, *dC8 = NULL, *dB = NULL, *dC = NULL;
-    upload_operands(&small, &dB8, &dC8);
-    upload_operands(&large, &dB, &dC);
+    test_operands_upload(&small, &dB8, &dC8);
+    test_operands_upload(&large, &dB, &dC);
     CHECK_OK(tcspmm_spmm(plan, 8, 1.0f, dB8, small.ldb, 0.0f, dC8, small.ldc, R, s));
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
     tcspmm_path path8 = TCSPMM_PATH_AUTO;
@@ -168,7 +150,7 @@ static void check_measuring_out_of_memory(void)
     CHECK(graph && cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
     test_operands before;
     test_operands_make(&before, &A, 8, R, 0, 0.0f, 70);
-    upload_operands(&before, &dB8, &dC8);
+    test_operands_upload(&before, &dB8, &dC8);
     CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
     printf("  the graph of n = 8 captured on %s:\n", tcspmm_path_name(path8));
@@ -190,13 +172,13 @@ static void check_measuring_out_of_memory(void)
 
     test_operands again;
     test_operands_make(&again, &A, 8, R, 0, 0.0f, 73);
-    upload_operands(&again, &dB8, &dC8);
+    test_operands_upload(&again, &dB8, &dC8);
     CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
     check_c(&A, 8, R, dC8, &again, "graph launched after");
     test_operands_free(&large);
     test_operands_make(&large, &A, 512, R, 0, 0.0f, 74);
-    upload_operands(&large, &dB, &dC);
+    test_operands_upload(&large, &dB, &dC);
     CHECK_OK(tcspmm_spmm(plan, 512, 1.0f, dB, large.ldb, 0.0f, dC, large.ldc, R, s));
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
     check_c(&A, 512, R, dC, &large, "n = 512 with the memory back");
@@ -228,7 +210,7 @@ static void check_column_major_out_of_memory(void)
     test_operands t;
     test_operands_make(&t, &A, 512, Cm, 3, 0.0f, 75);
     float *dB = NULL, *dC = NULL;
-    upload_operands(&t, &dB, &dC);
+    test_operands_upload(&t, &dB, &dC);
     hog_all_but((size_t)1 << 20);
     tcspmm_status st = plan ? tcspmm_spmm(plan, 512, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, Cm, NULL)
                             : TCSPMM_ERROR_INVALID_ARGUMENT;

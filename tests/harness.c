@@ -93,6 +93,15 @@ int tests_csr_equal(const tcspmm_csr *a, const tcspmm_csr *b)
            memcmp(a->values, b->values, (size_t)a->nnz * sizeof(float)) == 0;
 }
 
+void test_operands_upload(const test_operands *t, float **dB, float **dC)
+{
+    if (!*dB) CHECK(cudaMalloc((void **)dB, t->bsize * sizeof(float)) == cudaSuccess);
+    if (!*dC) CHECK(cudaMalloc((void **)dC, t->csize * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMemcpy(*dB, t->B, t->bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(*dC, t->C0, t->csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+}
+
 tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_first_call)
 {
     tcspmm_options opt;

@@ -34,6 +34,10 @@ void test_operands_make(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm
 void test_operands_make_ld(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                            int64_t ldb, int64_t ldc, float beta, uint64_t seed);
 void test_operands_free(test_operands *t);
+/* t's B and C0 copied to *dB and *dC (allocated when NULL), landed on the
+ * device before it returns: a copy from pageable memory may return before
+ * its DMA ends, and a non-blocking stream does not wait for it. */
+void test_operands_upload(const test_operands *t, float **dB, float **dC);
 
 /* A plan of path for A with default options but measure_at_first_call,
  * or NULL after a failed check. */
