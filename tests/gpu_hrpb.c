@@ -8,11 +8,11 @@
  * every run (its padding too, which must stay untouched).
  *
  * `gpu_hrpb --quick` runs a quarter of the N list (for compute-sanitizer);
- * `gpu_hrpb --time [file.mtx ...]` instead times the kernel (CUDA events,
- * warm-up, L2 flushed before each run, median of 50) at N = 32, 128, 512 on
- * a generated 3D 27-point stencil and on the given files, and prints the
- * GFLOP/s, the fraction of the compulsory-bytes floor, and the best of
- * cuSPARSE's algorithms timed the same way. */
+ * `gpu_hrpb --time [--n N1,N2,...] [file.mtx ...]` instead times the kernel
+ * (CUDA events, warm-up, L2 flushed before each run, median of 50) at N =
+ * 32, 128, 512 (or the list) on a generated 3D 27-point stencil and on the
+ * given files, and prints the GFLOP/s, the fraction of the compulsory-bytes
+ * floor, and the best of cuSPARSE's algorithms timed the same way. */
 #include <cuda_runtime.h>
 #include <dirent.h>
 #include <math.h>
@@ -423,12 +423,14 @@ static double copy_bandwidth(void *flush)
     return 2.0 * bytes * 10 / (ms * 1e-3);
 }
 
-static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, double bw)
+enum { TIME_MAX_NS = 16 };
+
+static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, double bw,
+                        const int64_t *ns, int num_ns)
 {
     int sms = 0;
     CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    const int64_t ns[3] = {32, 128, 512};
-    for (int ni = 0; ni < 3; ni++) {
+    for (int ni = 0; ni < num_ns; ni++) {
         int64_t n = ns[ni], n_tile;
         int bps;
         CHECK_OK(hrpb_gpu_occupancy(n, 16, TCSPMM_PRECISION_TF32, &bps, &n_tile));
@@ -499,15 +501,31 @@ static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, doub
     }
 }
 
+/* --time [--n N1,N2,...] FILE...: N = 32, 128, 512 unless given. */
 static int time_mode(int argc, char **argv)
 {
+    int64_t ns[TIME_MAX_NS] = {32, 128, 512};
+    int num_ns = 3;
+    if (argc >= 2 && !strcmp(argv[0], "--n")) {
+        num_ns = 0;
+        for (char *p = argv[1], *end; *p && num_ns < TIME_MAX_NS; p = *end ? end + 1 : end) {
+            long long n = strtoll(p, &end, 10);
+            if (end == p || n < 1 || (*end && *end != ',')) {
+                fprintf(stderr, "gpu_hrpb --time: bad --n list '%s'\n", argv[1]);
+                return 2;
+            }
+            ns[num_ns++] = n;
+        }
+        argc -= 2;
+        argv += 2;
+    }
     void *flush = NULL;
     CUDA_OK(cudaMalloc(&flush, 256u << 20));
     double bw = copy_bandwidth(flush);
     printf("TIME device-to-device copy: %.0f GB/s (read + write)\n", bw / 1e9);
     tcspmm_csr A;
     CHECK_OK(stencil27(80, &A));
-    time_matrix("stencil27-80", &A, flush, bw);
+    time_matrix("stencil27-80", &A, flush, bw, ns, num_ns);
     tcspmm_csr_free(&A);
     for (int i = 0; i < argc; i++) {
         tcspmm_status st = tcspmm_read_mtx(argv[i], &A);
@@ -515,7 +533,7 @@ static int time_mode(int argc, char **argv)
         if (st) continue;
         randomize_values(&A, 5);
         const char *base = strrchr(argv[i], '/');
-        time_matrix(base ? base + 1 : argv[i], &A, flush, bw);
+        time_matrix(base ? base + 1 : argv[i], &A, flush, bw, ns, num_ns);
         tcspmm_csr_free(&A);
     }
     cudaFree(flush);
