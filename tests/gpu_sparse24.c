@@ -5,8 +5,8 @@
  * 2^21), alpha and beta, C poisoned with NaN so every element must be
  * written, and the gaps between leading dimensions checked untouched;
  * each case on each kernel (set on the handle); then one handle through
- * products of changing n, and a 16-bit product through the public
- * tcspmm_spmm_ex.
+ * products of changing n, a 16-bit product through the public
+ * tcspmm_spmm_ex, and the most rows the mma.sp kernel takes.
  *
  * Each result is checked twice: against the float64 product of the given
  * fp32 inputs (the issue's tolerance: 1e-3 tf32, 1e-2 bf16/fp16), and against
@@ -379,6 +379,36 @@ static void test_no_columns(void)
     tcspmm_csr_free(&A);
 }
 
+/* The mma.sp kernel's bound on rows (a grid y block per 128 padded rows, at
+ * most 65535): the most rows it takes run right on it, and one row more is
+ * refused, by set_kernel where wgmma.sp (which has no bound) keeps the
+ * handle, else by the upload. */
+static void test_mma_sp_rows(void)
+{
+    const int64_t most = (int64_t)65535 * 128;
+    const spmm_case t = {most, 12, 3, TCSPMM_PRECISION_BF16, TCSPMM_LAYOUT_ROW_MAJOR,
+                         SP24_DATA_FP32, 1, 1.0f, 0.5f, SP24_DATA_FP32};
+    run_case(&t, SP24_KERNEL_MMA_SP);
+    tcspmm_csr A;
+    sp24 s;
+    sp24_gpu *g = NULL;
+    CHECK_OK(sp24_gen(most + 1, 12, SP24_2TO4, 0.2, next_seed++, &A));
+    CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 0, 0, &s));
+    const tcspmm_status up = sp24_gpu_upload(&s, &g);
+    if (sp24_wgmma_usable()) {
+        CHECK_OK(up);
+        if (g) CHECK(sp24_gpu_set_kernel(g, SP24_KERNEL_MMA_SP) == TCSPMM_ERROR_UNSUPPORTED);
+        if (g) CHECK(sp24_gpu_kernel(g) == SP24_KERNEL_WGMMA);
+    } else {
+        CHECK(up == TCSPMM_ERROR_UNSUPPORTED && g == NULL);
+    }
+    printf("  %lld rows on mma.sp; %lld refused by %s\n", (long long)most, (long long)(most + 1),
+           sp24_wgmma_usable() ? "sp24_gpu_set_kernel" : "sp24_gpu_upload");
+    sp24_gpu_free(g);
+    sp24_free(&s);
+    tcspmm_csr_free(&A);
+}
+
 /* An auto plan at fp16 of a 2:4 matrix holding a value fp16 cannot hold
  * (70000) takes another path and says why; its products are right. A forced
  * sparse24 plan refuses it. */
@@ -500,5 +530,6 @@ int main(int argc, char **argv)
     test_public_16bit();
     test_no_columns();
     test_auto_overflow();
+    if (!small_only) test_mma_sp_rows();
     return tests_finish();
 }

@@ -336,8 +336,11 @@ template <int ELEM, int BM, int BN, int WM, int WN> struct spmm_config {
     }
 };
 
+/* The big configuration's rows per thread block (mma_sp_takes_rows). */
+enum { BIG_BM = 128 };
+
 template <int ELEM> struct configs {
-    typedef spmm_config<ELEM, 128, 128, 2, 2> big;
+    typedef spmm_config<ELEM, BIG_BM, 128, 2, 2> big;
     typedef spmm_config<ELEM, 64, 64, 2, 2> small;
 };
 
@@ -431,9 +434,11 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     return TCSPMM_SUCCESS;
 }
 
-/* The mma.sp kernel's grid has a y block per 64 padded rows (the small
- * configuration's BM), at most 65535; the wgmma.sp kernel is persistent. */
-static int mma_sp_takes_rows(int64_t rows_pad) { return rows_pad / 64 <= 65535; }
+/* The mma.sp kernel's grid has a y block per BM padded rows, at most 65535.
+ * The small configuration (BM = 64) runs only where the big one has fewer
+ * blocks than the device has SMs, so the big one's BM bounds the rows. The
+ * wgmma.sp kernel is persistent. */
+static int mma_sp_takes_rows(int64_t rows_pad) { return rows_pad / BIG_BM <= 65535; }
 
 extern "C" int sp24_gpu_takes_rows(int64_t rows)
 {
