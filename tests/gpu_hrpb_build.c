@@ -1,5 +1,6 @@
 /* gpu_hrpb_build.c: the device HRPB builder against the host one. For the
- * generated edge cases, a larger random matrix and the bundled matrices, at
+ * generated edge cases, matrices without rows or columns, a larger random
+ * matrix and the bundled matrices, at
  * both panel heights: the same block_ptr, active_cols, size_ptr and packed
  * bytes, the same counts and the same metrics.
  *
@@ -122,6 +123,12 @@ static void test_generated(void)
     CHECK_OK(matgen_long_row_gap(6000, 3000, 0.02, 98, &A));
     compare_both_heights(&A, "a long row, then a gap of empty rows");
     tcspmm_csr_free(&A);
+    const int64_t empty[3][2] = {{0, 0}, {0, 5}, {5, 0}};
+    for (int e = 0; e < 3; e++) {
+        CHECK_OK(matgen_random(empty[e][0], empty[e][1], 0.5, 97, &A));
+        compare_both_heights(&A, "0 x 0, 0 x 5 or 5 x 0");
+        tcspmm_csr_free(&A);
+    }
 }
 
 static int is_mtx(const char *name)

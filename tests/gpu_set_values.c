@@ -1,7 +1,8 @@
 /* gpu_set_values.c: tcspmm_plan_set_values on the GPU paths. On the edge
- * cases, the bundled matrices, a 1:2 and a 2:4 matrix, plans made with
- * opt.updatable_values on every path (auto measured at its first call, HRPB
- * in TF32 with 16- and 32-row panels, in FP32 and on clustered rows,
+ * cases, a matrix with a long row, the bundled matrices, a 1:2 and a 2:4
+ * matrix, plans made with opt.updatable_values on every path (auto
+ * measured at its first call, HRPB in TF32 with 16- and 32-row panels, in
+ * FP32 and on clustered rows,
  * cuSPARSE, cpu, sparse24 in TF32, BF16 and FP16), from host arrays and
  * (auto, HRPB) from device arrays: a product, then new values from host
  * memory, a product, new values from device memory, a product and one more
@@ -537,6 +538,10 @@ int main(void)
     tests_require_gpu();
     CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
     matgen_each_case(800, check_matrix);
+    tcspmm_csr L; /* a row of 3000 entries: its values are mapped by many warps */
+    CHECK_OK(matgen_long_row_gap(6000, 3000, 0.02, 98, &L));
+    check_matrix(&L, "a long row, then a gap of empty rows");
+    tcspmm_csr_free(&L);
     const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz"};
     for (int f = 0; f < 3; f++) {
         tcspmm_csr A;

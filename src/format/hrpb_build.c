@@ -210,7 +210,7 @@ static inline void fill_panel(const tcspmm_csr *A, int64_t p, int tm, const int3
     }
     for (int64_t b = h->block_ptr[p]; b < h->block_ptr[p + 1]; b++) {
         int32_t *act = h->active_cols + b * HRPB_TK;
-        int32_t limit = (int32_t)(b - h->block_ptr[p] + 1) * HRPB_TK;
+        const int64_t limit = (b - h->block_ptr[p] + 1) * HRPB_TK; /* 2^31 at block 2^27 */
         int nnz = 0;
         for (int s = 0; s < HRPB_TK; s++) act[s] = -1; /* pads stay -1 */
         for (int r = 0; r < tm; r++) {

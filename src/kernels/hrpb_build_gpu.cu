@@ -331,7 +331,7 @@ extern "C" tcspmm_status hrpb_gpu_build(const csr_gpu *A, int panel_rows, hrpb *
     if (!csr_gpu_fits(A->rows, A->nnz) || A->cols < 0 || A->cols > INT32_MAX)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "hrpb_gpu_build: %lld x %lld with %lld entries; the device build "
-                           "needs rows and nnz below 2^31-1",
+                           "needs rows and nnz below 2^31-1 and cols from 0 to 2^31-1",
                            (long long)A->rows, (long long)A->cols, (long long)A->nnz);
     shape->panel_rows = panel_rows;
     shape->rows = A->rows;

@@ -6,15 +6,18 @@
  * contiguous.
  *
  * count_block_values: thread b counts block b's values (its patterns' bits).
- * map_entries: warp w owns panel row w; its lanes take the entries of the
- *   row of A that the panel row holds (row_map), 32 apart, and record each
- *   one as the source of its value's place.
+ * panel_rows_of: thread i writes the panel row that holds row row_map[i]
+ *   of A (rows reordered only).
+ * map_entries: warp w owns chunk w of A's entries (csr_chunks.h), so a long
+ *   row is spread over many warps; its lanes take a row's entries in the
+ *   chunk 32 apart and record each one as the source of its value's place.
  * gather_values: warp w owns HRPB block w; its lanes write the block's
  *   values 32 apart, each read from the new values of its source. */
 #include <cuda_runtime.h>
 
 #include "../device_copy.h"
 #include "../error.h"
+#include "csr_chunks.h"
 #include "device_scan.h"
 #include "hrpb_gpu_internal.h"
 
@@ -29,9 +32,16 @@ __global__ static void count_block_values(const int64_t *__restrict__ size_ptr,
     counts[b] = b < num_blocks ? hrpb_block_values(size_ptr, packed, b) : 0; /* 0: the scan's end */
 }
 
+__global__ static void panel_rows_of(const int64_t *__restrict__ row_map, int64_t rows,
+                                     int64_t *__restrict__ panel_row)
+{
+    const int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x;
+    if (i < rows) panel_row[row_map[i]] = i;
+}
+
 __global__ static void map_entries(const int64_t *__restrict__ row_ptr,
-                                   const int32_t *__restrict__ col_idx,
-                                   const int64_t *__restrict__ row_map, int64_t rows, int tm,
+                                   const int32_t *__restrict__ col_idx, int64_t nnz,
+                                   const int64_t *__restrict__ panel_row, int64_t rows, int tm,
                                    const int64_t *__restrict__ block_ptr,
                                    const int32_t *__restrict__ active_cols,
                                    const int64_t *__restrict__ size_ptr,
@@ -39,16 +49,16 @@ __global__ static void map_entries(const int64_t *__restrict__ row_ptr,
                                    const int64_t *__restrict__ block_values,
                                    uint32_t *__restrict__ source, int *__restrict__ missing)
 {
-    const int64_t i = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
-    if (i >= rows) return;
-    const int64_t row = row_map ? row_map[i] : i;
-    for (int64_t k = row_ptr[row] + threadIdx.x % 32; k < row_ptr[row + 1]; k += 32) {
-        int64_t b = 0;
-        int place = hrpb_value_place(block_ptr, active_cols, size_ptr, packed, i / tm,
-                                     (int)(i % tm), col_idx[k], &b);
-        if (place < 0) *missing = 1;
-        else source[block_values[b] + place] = (uint32_t)k;
-    }
+    csr_warp_walk_own_chunk(row_ptr, rows, nnz, [&](int64_t row, int64_t, int64_t lo, int64_t hi) {
+        const int64_t i = panel_row ? panel_row[row] : row;
+        for (int64_t k = lo + threadIdx.x % 32; k < hi; k += 32) {
+            int64_t b = 0;
+            int place = hrpb_value_place(block_ptr, active_cols, size_ptr, packed, i / tm,
+                                         (int)(i % tm), col_idx[k], &b);
+            if (place < 0) *missing = 1;
+            else source[block_values[b] + place] = (uint32_t)k;
+        }
+    });
 }
 
 __global__ static void gather_values(const float *__restrict__ values,
@@ -73,10 +83,10 @@ static void forget_values(hrpb_gpu *g)
     g->value_blocks = 0;
 }
 
-/* The map of hrpb_gpu_map_values, with block_ptr and the missing flag on the
- * device. */
+/* The map of hrpb_gpu_map_values, with block_ptr, the missing flag and (rows
+ * reordered) room for each row's panel row on the device. */
 static tcspmm_status map(hrpb_gpu *g, const int64_t *d_block_ptr, const csr_gpu *A,
-                         int64_t num_blocks, int *d_missing)
+                         int64_t num_blocks, int *d_missing, int64_t *d_panel_row)
 {
     const int64_t nb = num_blocks;
     TCSPMM_TRY(device_alloc((void **)&g->block_values, ((size_t)nb + 1) * sizeof(int64_t)));
@@ -95,9 +105,15 @@ static tcspmm_status map(hrpb_gpu *g, const int64_t *d_block_ptr, const csr_gpu 
                            (long long)total, (long long)A->nnz);
     if (A->nnz == 0) return TCSPMM_SUCCESS;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemset(d_missing, 0, sizeof(int))));
-    map_entries<<<(unsigned)((A->rows + WARPS - 1) / WARPS), THREADS>>>(
-        A->row_ptr, A->col_idx, g->row_map, A->rows, g->panel_rows, d_block_ptr, g->active_cols,
-        g->size_ptr, g->packed, g->block_values, g->value_source, d_missing);
+    if (g->row_map) {
+        panel_rows_of<<<(unsigned)((A->rows + THREADS - 1) / THREADS), THREADS>>>(
+            g->row_map, A->rows, d_panel_row);
+        TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
+    }
+    map_entries<<<csr_chunk_blocks(A->nnz), CSR_CHUNK_THREADS>>>(
+        A->row_ptr, A->col_idx, A->nnz, g->row_map ? d_panel_row : NULL, A->rows,
+        g->panel_rows, d_block_ptr, g->active_cols, g->size_ptr, g->packed, g->block_values,
+        g->value_source, d_missing);
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     int missing = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&missing, d_missing, sizeof missing, cudaMemcpyDeviceToHost)));
@@ -114,14 +130,17 @@ extern "C" tcspmm_status hrpb_gpu_map_values(hrpb_gpu *g, const int64_t *block_p
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_map_values: bad argument");
     forget_values(g);
     const int64_t num_panels = (g->rows + g->panel_rows - 1) / g->panel_rows;
-    int64_t *d_block_ptr = NULL;
+    int64_t *d_block_ptr = NULL, *d_panel_row = NULL;
     int *d_missing = NULL;
     tcspmm_status st = device_copy_in((void **)&d_block_ptr, block_ptr,
                                       ((size_t)num_panels + 1) * sizeof(int64_t),
                                       cudaMemcpyHostToDevice);
     if (!st) st = device_alloc((void **)&d_missing, sizeof(int));
-    if (!st) st = map(g, d_block_ptr, A, block_ptr[num_panels], d_missing);
+    if (!st && g->row_map)
+        st = device_alloc((void **)&d_panel_row, (size_t)g->rows * sizeof(int64_t));
+    if (!st) st = map(g, d_block_ptr, A, block_ptr[num_panels], d_missing, d_panel_row);
     cudaFree(d_block_ptr);
+    cudaFree(d_panel_row);
     cudaFree(d_missing);
     if (st) forget_values(g);
     return st;
