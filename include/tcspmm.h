@@ -42,8 +42,9 @@ const char *tcspmm_status_string(tcspmm_status status);
 const char *tcspmm_last_error(void);
 
 /* ------------------------------------------------------------------ */
-/* Host CSR matrix: rows sorted by column, 0-based, duplicates allowed only
- * where a caller builds it by hand (the reader sums them). */
+/* Host CSR matrix: 0-based, each row's column indices strictly increasing
+ * (no duplicates: the reader sums them, and plans refuse a CSR that has
+ * any). */
 typedef struct tcspmm_csr {
     int64_t rows;
     int64_t cols;     /* at most 2^31 - 1 */

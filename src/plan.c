@@ -252,6 +252,9 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     size_t len = sizeof plan->path_reason;
     int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->info) &&
                      (plan->device < 0 || sp24_gpu_takes_rows(plan->info.rows));
+    if (want == TCSPMM_PATH_SPARSE24 && prec == TCSPMM_PRECISION_FP32)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "plan: the sparse24 path has no fp32 mode (tf32, bf16 or fp16)");
     if (want == TCSPMM_PATH_SPARSE24 && !sparse24_fits(s, prec))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "plan: the sparse24 path needs a %s matrix for precision %s; this one "

@@ -45,6 +45,11 @@ static void test_status_and_errors(void)
     opt.expected_n = ((int64_t)1 << 31) + 1; /* n tiles past it would overflow */
     CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(tcspmm_last_error(), "expected_n") != NULL && plan == NULL);
+    opt.expected_n = 128;
+    opt.path = TCSPMM_PATH_SPARSE24; /* the sparse tensor cores have no fp32 mode */
+    opt.precision = TCSPMM_PRECISION_FP32;
+    CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_UNSUPPORTED);
+    CHECK(strstr(tcspmm_last_error(), "no fp32 mode") != NULL && plan == NULL);
     CHECK(strcmp(tcspmm_path_name(TCSPMM_PATH_HRPB), "hrpb") == 0);
     CHECK(strcmp(tcspmm_precision_name(TCSPMM_PRECISION_FP32), "fp32") == 0);
 }

@@ -290,6 +290,11 @@ static void test_compress_rejects(void)
     CHECK(sp24_compress(&A, TCSPMM_PRECISION_TF32, 0, 0, &s) == TCSPMM_ERROR_UNSUPPORTED);
     CHECK(strstr(tcspmm_last_error(), "overflows tf32") != NULL);
     tcspmm_csr_free(&A);
+    /* 2^60 rows of 64 columns: 2^67 bytes of tf32 values. Refused before A's
+     * arrays are read, so a header alone stands for the matrix. */
+    tcspmm_csr huge = {(int64_t)1 << 60, 64, 0, NULL, NULL, NULL};
+    CHECK(sp24_compress(&huge, TCSPMM_PRECISION_TF32, 0, 0, &s) == TCSPMM_ERROR_OVERFLOW);
+    CHECK(strstr(tcspmm_last_error(), "overflows memory sizes") != NULL && s.values == NULL);
 }
 
 /* sp24_overflow_limit is where each rounding starts to give infinity. */

@@ -80,8 +80,8 @@ void tcspmm_csr_free(tcspmm_csr *A)
 tcspmm_status csr_fail_bad_row(int64_t row)
 {
     return tcspmm_fail(TCSPMM_ERROR_INVALID_MATRIX,
-                       "csr: row %lld has a bad row_ptr, a column index out of range or "
-                       "unsorted, or a NaN/Inf value",
+                       "csr: row %lld has a bad row_ptr, a column index out of range, "
+                       "repeated or out of order, or a NaN/Inf value",
                        (long long)row);
 }
 

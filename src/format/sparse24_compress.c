@@ -207,6 +207,12 @@ tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int
     out->elem_bytes = precision == TCSPMM_PRECISION_TF32 ? 4 : 2;
     out->rows_pad = round_up(A->rows > 0 ? A->rows : 1, SP24_ROW_TILE);
     out->cols_pad = round_up(A->cols > 0 ? A->cols : 1, sp24_ktile_cols(precision));
+    const int64_t row_bytes = out->cols_pad / 2 * out->elem_bytes; /* the metadata take less */
+    if (out->rows_pad > (int64_t)(SIZE_MAX < INT64_MAX ? SIZE_MAX : INT64_MAX) / row_bytes)
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW,
+                           "sp24_compress: %lld x %lld compressed for %s overflows memory sizes",
+                           (long long)A->rows, (long long)A->cols,
+                           tcspmm_precision_name(precision));
     const int64_t tiles = out->rows_pad / 16;
     size_t value_bytes, meta_bytes;
     sp24_sizes(out, &value_bytes, &meta_bytes);
