@@ -111,6 +111,9 @@ typedef enum tcspmm_path {
     TCSPMM_PATH_CPU = 4       /* OpenMP on the host (tcspmm_spmm_host only) */
 } tcspmm_path;
 
+/* BF16 and FP16 round to nearest even. A value of A that would round to
+ * infinity is refused; an element of B rounds as it falls, so in FP16 a B
+ * element of magnitude 65520 or more becomes infinite. */
 typedef enum tcspmm_precision {
     TCSPMM_PRECISION_TF32 = 0, /* default: tensor cores in TF32 */
     TCSPMM_PRECISION_FP32 = 1, /* FP32-accurate (3xTF32 on tensor cores) */
