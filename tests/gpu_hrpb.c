@@ -508,10 +508,11 @@ static int time_mode(int argc, char **argv)
     int num_ns = 3;
     if (argc >= 2 && !strcmp(argv[0], "--n")) {
         num_ns = 0;
-        for (char *p = argv[1], *end; *p && num_ns < TIME_MAX_NS; p = *end ? end + 1 : end) {
+        for (char *p = argv[1], *end; *p; p = *end ? end + 1 : end) {
             long long n = strtoll(p, &end, 10);
-            if (end == p || n < 1 || (*end && *end != ',')) {
-                fprintf(stderr, "gpu_hrpb --time: bad --n list '%s'\n", argv[1]);
+            if (end == p || n < 1 || (*end && *end != ',') || num_ns == TIME_MAX_NS) {
+                fprintf(stderr, "gpu_hrpb --time: bad --n list '%s' (at most %d N >= 1)\n",
+                        argv[1], TIME_MAX_NS);
                 return 2;
             }
             ns[num_ns++] = n;
