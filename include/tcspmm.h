@@ -141,7 +141,8 @@ typedef struct tcspmm_options {
     int64_t expected_n;         /* N the plan is tuned for (default 128; 1 to 2^31) */
     int num_sms;                /* 0: read from the device (else 132) */
     int blocks_per_sm;          /* 0: from the kernel's occupancy (else 4) */
-    int host_threads;           /* OpenMP threads for preprocessing; 0: all */
+    int host_threads;           /* OpenMP threads for plan creation and set_values;
+                                   0: the calling thread's OpenMP setting */
     int device;                 /* CUDA device ordinal; -1: the current one */
     tcspmm_row_order row_order; /* HRPB's row order; default TCSPMM_ROW_ORDER_NATURAL */
     int rule_only;              /* auto path: 1 = the plan-time rule alone decides;

@@ -7,6 +7,7 @@
 
 #include "auto_path.h"
 #include "call_scope.h"
+#include "host_threads.h"
 #include "device_copy.h"
 #include "error.h"
 #include "format/csr.h"
@@ -515,9 +516,12 @@ static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
     tcspmm_status st = options_check(&plan->opt);
     call_scope scope; /* no GPU: enter fails and changes nothing */
     call_scope_enter(&scope, -1);
+    host_threads_scope threads;
+    host_threads_enter(&threads, st ? 0 : plan->opt.host_threads);
     csr_gpu dA = {0};
     if (!st) st = fill(plan, A, &dA);
     csr_gpu_free(&dA);
+    host_threads_leave(&threads);
     call_scope_leave(&scope);
     if (st) {
         plan_free(plan);

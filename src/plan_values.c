@@ -8,6 +8,7 @@
 #include "csr_gpu.h"
 #include "device_copy.h"
 #include "call_scope.h"
+#include "host_threads.h"
 #include "error.h"
 #include "format/csr.h"
 
@@ -97,7 +98,7 @@ static tcspmm_status stage_host_values(tcspmm_plan *plan, const float *values, v
 
 /* tcspmm_plan_set_values for a plan with entries (its device current,
  * where it has one). */
-static tcspmm_status set_values(tcspmm_plan *plan, const float *values, void *stream)
+static tcspmm_status replace_values(tcspmm_plan *plan, const float *values, void *stream)
 {
     const size_t bytes = (size_t)plan->info.nnz * sizeof(float);
     int on_device = 0;
@@ -122,6 +123,16 @@ static tcspmm_status set_values(tcspmm_plan *plan, const float *values, void *st
         if (!st) st = sync;
     }
     free(host_copy);
+    return st;
+}
+
+/* replace_values on the plan's host_threads (host_threads.h). */
+static tcspmm_status set_values(tcspmm_plan *plan, const float *values, void *stream)
+{
+    host_threads_scope threads;
+    host_threads_enter(&threads, plan->opt.host_threads);
+    tcspmm_status st = replace_values(plan, values, stream);
+    host_threads_leave(&threads);
     return st;
 }
 

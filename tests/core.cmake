@@ -1,6 +1,8 @@
 # core.cmake: tests of the public API, spmm_run, the cuSPARSE path and the
 # installed package.
 tcspmm_add_test(test_api SOURCES test_api.c matgen.c)
+# opt.host_threads: the scope a plan call runs its host work in.
+tcspmm_add_test(test_host_threads SOURCES test_host_threads.c matgen.c)
 tcspmm_add_test(test_csr_transpose SOURCES test_csr_transpose.c matgen.c)
 # A^T on the device, and new values of A reaching a plan of A^T (label gpu).
 tcspmm_add_test(gpu_csr_transpose SOURCES gpu_csr_transpose.c device_csr.c matgen.c LABELS gpu)
