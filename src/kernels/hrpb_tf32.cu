@@ -224,7 +224,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
                  const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles,
                  float alpha, const float *B, int64_t b_sk, int64_t b_sj, float beta, float *C,
-                 int64_t c_si, int64_t c_sj, bool c_vec)
+                 int64_t c_si, int64_t c_sj, bool c_vec, bool c_staged)
 {
     typedef hrpb_smem<TM, WARPS, STAGES, SPLIT> smem_t;
     constexpr int H = SPLIT ? 2 : 1; /* TF32 parts of an operand */
@@ -510,52 +510,86 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         /* Epilogue: lane (g, t) holds columns 8t .. 8t + 7 of the warp's 32
          * (tile s: 8t + s in e = 0, 2 and 8t + 4 + s in e = 1, 3) of rows g
          * (e = 0, 1) and g + 8 (e = 2, 3) of each brick row. */
-        const int64_t jc = n0 + 32 * warp + 8 * t;
+        if (!SPLIT && c_staged && !split) {
+            /* Rows of C that 16-byte stores cannot write (row-major, ldc not
+             * a multiple of 4 or C misaligned; n > 8; TF32 only, FP32 keeps
+             * its registers for the split operands): the warp's TM x 32
+             * tile goes through shared memory (the B stages, free once every
+             * warp has passed the barrier; rows padded to 33 words, so that
+             * the fragment writes and the row reads are free of bank
+             * conflicts), and each store then writes 32 consecutive columns
+             * of one row instead of 4 scattered words in each of 8 rows. */
+            constexpr int C_LD = 33;
+            static_assert(WARPS * TM * C_LD <= STAGES * HRPB_TK * LDB, "C tile fits the B stages");
+            __syncthreads();
+            float *tile = &sm.b[0][0] + warp * (TM * C_LD);
 #pragma unroll
-        for (int r = 0; r < BR; r++)
+            for (int r = 0; r < BR; r++)
 #pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int64_t i = c_row[r][h];
-                if (i < 0 || jc >= n) continue;
-                float x[8];
+                for (int h = 0; h < 2; h++)
 #pragma unroll
-                for (int s = 0; s < 4; s++) {
-                    x[s] = alpha * acc[r][s][2 * h];
-                    x[4 + s] = alpha * acc[r][s][2 * h + 1];
-                }
-                float *c = C + i * c_si + jc * c_sj;
-                if (c_vec && jc + 8 <= n && (!split || VEC_ATOMICS)) { /* row-major, 16-byte aligned */
-                    float4 *c4 = reinterpret_cast<float4 *>(c);
-                    float4 lo = make_float4(x[0], x[1], x[2], x[3]);
-                    float4 hi = make_float4(x[4], x[5], x[6], x[7]);
+                    for (int s = 0; s < 4; s++) {
+                        float *row = tile + (16 * r + g + 8 * h) * C_LD + 8 * t + s;
+                        row[0] = alpha * acc[r][s][2 * h];
+                        row[4] = alpha * acc[r][s][2 * h + 1];
+                    }
+            __syncwarp();
+            const int64_t j = n0 + 32 * warp + lane;
+            for (int k = 0; k < TM && j < n; k++) {
+                const int64_t i0 = vp.panel * TM + k;
+                if (i0 >= rows) break;
+                float *c = C + (row_map ? row_map[i0] : i0) * c_si + j * c_sj;
+                const float v = tile[k * C_LD + lane];
+                *c = beta == 0.0f ? v : v + beta * *c;
+            }
+        } else {
+            const int64_t jc = n0 + 32 * warp + 8 * t;
+#pragma unroll
+            for (int r = 0; r < BR; r++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int64_t i = c_row[r][h];
+                    if (i < 0 || jc >= n) continue;
+                    float x[8];
+#pragma unroll
+                    for (int s = 0; s < 4; s++) {
+                        x[s] = alpha * acc[r][s][2 * h];
+                        x[4 + s] = alpha * acc[r][s][2 * h + 1];
+                    }
+                    float *c = C + i * c_si + jc * c_sj;
+                    if (c_vec && jc + 8 <= n && (!split || VEC_ATOMICS)) { /* row-major, 16-byte aligned */
+                        float4 *c4 = reinterpret_cast<float4 *>(c);
+                        float4 lo = make_float4(x[0], x[1], x[2], x[3]);
+                        float4 hi = make_float4(x[4], x[5], x[6], x[7]);
 #if VEC_ATOMICS
-                    if (split) { /* beta was applied by the pre-pass */
-                        atomicAdd(c4, lo);
-                        atomicAdd(c4 + 1, hi);
+                        if (split) { /* beta was applied by the pre-pass */
+                            atomicAdd(c4, lo);
+                            atomicAdd(c4 + 1, hi);
+                            continue;
+                        }
+#endif
+                        if (beta != 0.0f) {
+                            const float4 o = c4[0], p = c4[1];
+                            lo = make_float4(lo.x + beta * o.x, lo.y + beta * o.y, lo.z + beta * o.z,
+                                             lo.w + beta * o.w);
+                            hi = make_float4(hi.x + beta * p.x, hi.y + beta * p.y, hi.z + beta * p.z,
+                                             hi.w + beta * p.w);
+                        }
+                        c4[0] = lo;
+                        c4[1] = hi;
                         continue;
                     }
-#endif
-                    if (beta != 0.0f) {
-                        const float4 o = c4[0], p = c4[1];
-                        lo = make_float4(lo.x + beta * o.x, lo.y + beta * o.y, lo.z + beta * o.z,
-                                         lo.w + beta * o.w);
-                        hi = make_float4(hi.x + beta * p.x, hi.y + beta * p.y, hi.z + beta * p.z,
-                                         hi.w + beta * p.w);
-                    }
-                    c4[0] = lo;
-                    c4[1] = hi;
-                    continue;
-                }
 #pragma unroll
-                for (int q = 0; q < 8; q++) {
-                    if (jc + q >= n) break;
-                    float *cq = c + q * c_sj;
-                    if (split)
-                        atomicAdd(cq, x[q]);
-                    else
-                        *cq = beta == 0.0f ? x[q] : x[q] + beta * *cq;
+                    for (int q = 0; q < 8; q++) {
+                        if (jc + q >= n) break;
+                        float *cq = c + q * c_sj;
+                        if (split)
+                            atomicAdd(cq, x[q]);
+                        else
+                            *cq = beta == 0.0f ? x[q] : x[q] + beta * *cq;
+                    }
                 }
-            }
+        }
         __syncthreads(); /* the next N tile reuses the stages */
     }
 }
@@ -566,7 +600,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
 typedef void (*hrpb_kernel_fn)(const hrpb_vpanel *, const int64_t *, const int32_t *,
                                const uint8_t *, const int64_t *, int64_t, int64_t, int64_t, float,
                                const float *, int64_t, int64_t, float, float *, int64_t, int64_t,
-                               bool);
+                               bool, bool);
 
 /* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
 static int warps_for(int64_t n)
@@ -844,6 +878,11 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     const int warps = warps_for(n);
     const bool vec = b_sj == 1 && b_sk % 4 == 0 && b_sk < (1 << 30) && (uintptr_t)B % 16 == 0;
     const bool c_vec = c_sj == 1 && c_si % 4 == 0 && (uintptr_t)C % 16 == 0;
+    /* Other row-major C goes through shared memory from n = 9 on; up to 8
+     * columns the scalar stores are fewer instructions (at n = 7 staging was
+     * 0.97x-1.00x, at 15 1.00x-1.08x, from 31 on 1.01x-1.99x:
+     * bench/results/odd-n-2026-11-27/). */
+    const bool c_staged = c_sj == 1 && !c_vec && n > 8;
     const int64_t n_tiles = (n + 32 * warps - 1) / (32 * warps);
     cudaLaunchAttribute dependent;
     cudaLaunchConfig_t cfg = {};
@@ -857,7 +896,7 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
         &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split), g->vpanels, g->size_ptr,
         g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C,
-        c_si, c_sj, c_vec)));
+        c_si, c_sj, c_vec, c_staged)));
     return TCSPMM_CUDA(cudaGetLastError());
 }
 
