@@ -216,6 +216,19 @@ static int alg_index(int alg)
     return -1;
 }
 
+/* Whether work enqueued on stream now goes into a graph (or may: the query
+ * failed) rather than running: a preprocessing captured there runs only
+ * when the graph is launched, so the workspace does not hold it yet. */
+static int capturing(void *stream)
+{
+    enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing((cudaStream_t)stream, &status) != cudaSuccess) {
+        cudaGetLastError();
+        return 1;
+    }
+    return status != cudaStreamCaptureStatusNone;
+}
+
 static tcspmm_status ensure_workspace(cusparse_path *p, int a, size_t bytes)
 {
     if (bytes <= p->alg[a].work_bytes) return TCSPMM_SUCCESS;
@@ -272,7 +285,7 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
             A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->alg[a].work);
         if (s != CUSPARSE_STATUS_NOT_SUPPORTED) st = TCSPMM_CUSPARSE(s); /* else: none to do */
         p->alg[a].pre = shape;
-        p->alg[a].pre_valid = !st;
+        p->alg[a].pre_valid = !st && !capturing(stream);
     } else if (stale) { /* a call of another shape may use the workspace as it likes */
         p->alg[a].pre_valid = 0;
     }
@@ -372,6 +385,22 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
 {
     const int shape = gpu_timer_shape(n, layout, beta);
     if (!p->tuned[shape].known) {
+        /* Not inside a graph capture (the race synchronizes on its events),
+         * nor on the legacy stream while another stream captures: a shape
+         * whose direct call had no room to time is captured untimed. */
+        enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+        const cudaError_t e = cudaStreamIsCapturing((cudaStream_t)stream, &capturing);
+        if (e == cudaErrorStreamCaptureImplicit || e == cudaErrorStreamCaptureUnsupported ||
+            e == cudaErrorStreamCaptureInvalidated) {
+            cudaGetLastError();
+            capturing = cudaStreamCaptureStatusActive;
+        } else {
+            TCSPMM_TRY(TCSPMM_CUDA(e));
+        }
+        if (capturing != cudaStreamCaptureStatusNone) {
+            *alg = CUSPARSE_SPMM_ALG_DEFAULT;
+            return TCSPMM_SUCCESS;
+        }
         const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
         float ms[CUSPARSE_PATH_NUM_ALGS + 1];
         const tcspmm_status st = cusparse_path_race(p, &call, dC, ldc, NULL, NULL, ms);

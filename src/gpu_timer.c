@@ -85,10 +85,14 @@ tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu
     const int row_major = p->layout == TCSPMM_LAYOUT_ROW_MAJOR;
     const int64_t inner = row_major ? p->n : rows, outer = row_major ? rows : p->n;
     cudaStream_t stream = (cudaStream_t)p->stream;
-    p->ldc = inner > 0 ? inner : 1;
+    /* A leading dimension divisible by 4 where the caller's is, so that the
+     * timed products (CSR_ALG3, the HRPB kernel's 16-byte C stores) may run
+     * as the caller's; never above ldc, so the size cannot overflow. */
+    const int64_t padded = (inner + 3) / 4 * 4;
+    p->ldc = inner == 0 ? 1 : ldc % 4 == 0 ? padded : inner;
     p->C = NULL;
     TCSPMM_TRY(TCSPMM_CUDA(
-        cudaMallocAsync((void **)&p->C, (size_t)(rows * p->n + 1) * sizeof(float), stream)));
+        cudaMallocAsync((void **)&p->C, (size_t)(outer * p->ldc + 1) * sizeof(float), stream)));
     if (p->beta == 0.0f || inner == 0 || outer == 0) return TCSPMM_SUCCESS;
     tcspmm_status st = TCSPMM_CUDA(cudaMemcpy2DAsync(
         p->C, (size_t)p->ldc * sizeof(float), C, (size_t)ldc * sizeof(float),

@@ -49,11 +49,14 @@ typedef struct gpu_product {
     void *stream;
 } gpu_product;
 
-/* p->C = fresh device memory for a rows x p->n C in p->layout, packed (its
- * leading dimension in p->ldc), for timed products that must leave the
- * caller's C alone; when p->beta != 0 (the products read C) it holds a
- * copy of C (leading dimension ldc), else it is left unwritten. Allocated
- * and copied in stream order on p->stream; free it with cudaFreeAsync. */
+/* p->C = fresh device memory for a rows x p->n C in p->layout, for timed
+ * products that must leave the caller's C alone. Its leading dimension, in
+ * p->ldc, is the inner size, rounded up to a multiple of 4 where ldc is
+ * one, so that the timed products run as they would on the caller's C
+ * (CSR_ALG3 and 16-byte C stores need it). When p->beta != 0 (the products
+ * read C) it holds a copy of C (leading dimension ldc), else it is left
+ * unwritten. Allocated and copied in stream order on p->stream; free it
+ * with cudaFreeAsync. */
 tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu_product *p);
 
 /* The range of N a measured choice covers: N = 1, 2, 3-4, 5-8, ..., 33-64,
