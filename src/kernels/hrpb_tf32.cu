@@ -44,7 +44,9 @@
  * operands of all four tiles as one float4 (columns 4g..4g+3 of a B row),
  * and holds columns 8t..8t+7 of rows g and g + 8 of C (tile s: columns
  * 8t + s and 8t + 4 + s): two float4 stores per row (two float4 atomic
- * adds on sm_90 for the parts of a split panel).
+ * adds on sm_90 for the parts of a split panel). A row-major C whose rows
+ * are not 16-byte aligned goes through shared memory instead, and out 32
+ * columns of one row per store (TF32, N > 8; see the epilogue).
  *
  * Copies: thread t copies B chunk (4 floats) t % (8*WARPS) of rows
  * 4*(t / (8*WARPS)) + i, i = 0..3 (their 4 active columns are one int4);
@@ -512,8 +514,8 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
          * (e = 0, 1) and g + 8 (e = 2, 3) of each brick row. */
         if (!SPLIT && c_staged && !split) {
             /* Rows of C that 16-byte stores cannot write (row-major, ldc not
-             * a multiple of 4 or C misaligned; n > 8; TF32 only, FP32 keeps
-             * its registers for the split operands): the warp's TM x 32
+             * a multiple of 4 or C misaligned; n > 8; TF32 only: in FP32 it
+             * made a kernel spill): the warp's TM x 32
              * tile goes through shared memory (the B stages, free once every
              * warp has passed the barrier; rows padded to 33 words, so that
              * the fragment writes and the row reads are free of bank
