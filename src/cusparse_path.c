@@ -390,14 +390,9 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
          * whose direct call had no room to time is captured untimed. */
         enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
         const cudaError_t e = cudaStreamIsCapturing((cudaStream_t)stream, &capturing);
-        if (e == cudaErrorStreamCaptureImplicit || e == cudaErrorStreamCaptureUnsupported ||
-            e == cudaErrorStreamCaptureInvalidated) {
-            cudaGetLastError();
-            capturing = cudaStreamCaptureStatusActive;
-        } else {
-            TCSPMM_TRY(TCSPMM_CUDA(e));
-        }
-        if (capturing != cudaStreamCaptureStatusNone) {
+        const int forbids = gpu_capture_forbids(e);
+        if (!forbids) TCSPMM_TRY(TCSPMM_CUDA(e));
+        if (forbids || capturing != cudaStreamCaptureStatusNone) {
             *alg = CUSPARSE_SPMM_ALG_DEFAULT;
             return TCSPMM_SUCCESS;
         }

@@ -1,5 +1,6 @@
 /* gpu_timer.c: event timing of GPU work with L2 flushed before each run,
- * and the scratch C of timed products (gpu_timer.h). */
+ * the scratch C of timed products, and whether a capture forbids a
+ * call (gpu_timer.h). */
 #include "gpu_timer.h"
 
 #include "error.h"
@@ -78,6 +79,15 @@ tcspmm_status gpu_timer_race(gpu_timer *t, const gpu_timer_fn *fn, void *const *
         ms[i] = runs[i][GPU_TIMER_CHOICE_RUNS / 2];
     }
     return TCSPMM_SUCCESS;
+}
+
+int gpu_capture_forbids(cudaError_t e)
+{
+    if (e != cudaErrorStreamCaptureUnsupported && e != cudaErrorStreamCaptureImplicit &&
+        e != cudaErrorStreamCaptureInvalidated)
+        return 0;
+    cudaGetLastError();
+    return 1;
 }
 
 tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu_product *p)

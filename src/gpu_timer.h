@@ -49,6 +49,11 @@ typedef struct gpu_product {
     void *stream;
 } gpu_product;
 
+/* Whether e (from a CUDA call) says a graph capture forbids the call now
+ * (another stream of this process capturing in global mode, or the legacy
+ * stream syncing with a capturing one); the error is cleared then. */
+int gpu_capture_forbids(cudaError_t e);
+
 /* p->C = fresh device memory for a rows x p->n C in p->layout, for timed
  * products that must leave the caller's C alone. Its leading dimension, in
  * p->ldc, is the inner size, rounded up to a multiple of 4 where ldc is

@@ -46,18 +46,6 @@ static void forget_timing(path_trial_shape *s)
     s->start = s->stop = NULL;
 }
 
-/* Whether e says a graph capture forbids the call now (another stream of
- * this process capturing in global mode, or the legacy stream syncing
- * with a capturing one); the error is cleared then. */
-static int capture_forbids(cudaError_t e)
-{
-    if (e != cudaErrorStreamCaptureUnsupported && e != cudaErrorStreamCaptureImplicit &&
-        e != cudaErrorStreamCaptureInvalidated)
-        return 0;
-    cudaGetLastError();
-    return 1;
-}
-
 /* call_ms from the timed call, once its stop event has passed (not
  * waiting for it). An event the caller never recorded (its call failed)
  * gives no time: a later call is timed instead. */
@@ -69,7 +57,7 @@ static tcspmm_status read_timing(path_trial_shape *s)
         cudaGetLastError(); /* not an error; clears nothing else a query can set */
         return TCSPMM_SUCCESS;
     }
-    if (capture_forbids(e)) return TCSPMM_SUCCESS; /* read on a later call */
+    if (gpu_capture_forbids(e)) return TCSPMM_SUCCESS; /* read on a later call */
     if (e != cudaSuccess) return TCSPMM_CUDA(e);
     float ms = -1.0f;
     if (cudaEventElapsedTime(&ms, s->start, s->stop) == cudaSuccess) s->call_ms = ms;
@@ -111,7 +99,7 @@ static tcspmm_status wait_or_measure(path_trial *t, path_trial_shape *s, const h
     if (t->at_first_call || path_trial_due(s->calls, s->call_ms)) {
         const cudaError_t q = cudaStreamQuery((cudaStream_t)call->stream);
         if (q == cudaErrorNotReady) cudaGetLastError(); /* busy: measuring waits for it */
-        else if (capture_forbids(q)) return TCSPMM_SUCCESS; /* the legacy stream, while another
+        else if (gpu_capture_forbids(q)) return TCSPMM_SUCCESS; /* the legacy stream, while another
                                                                captures: later */
         else if (q != cudaSuccess) return TCSPMM_CUDA(q);
         forget_timing(s);
@@ -151,7 +139,7 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     *path = TCSPMM_PATH_HRPB;
     enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
     cudaError_t e = cudaStreamIsCapturing((cudaStream_t)stream, &capturing);
-    if (capture_forbids(e)) return TCSPMM_SUCCESS;
+    if (gpu_capture_forbids(e)) return TCSPMM_SUCCESS;
     TCSPMM_TRY(TCSPMM_CUDA(e));
     if (capturing != cudaStreamCaptureStatusNone) return TCSPMM_SUCCESS; /* the graph keeps HRPB */
     const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
