@@ -4,7 +4,14 @@
  *
  * Every call returns a tcspmm_status. When it is not TCSPMM_SUCCESS,
  * tcspmm_last_error() gives a message for the calling thread that says what
- * failed and where (file:line for Matrix Market parse errors). */
+ * failed and where (file:line for Matrix Market parse errors).
+ *
+ * A call that works on a GPU (plan creation where there is one,
+ * tcspmm_spmm, tcspmm_plan_set_values, tcspmm_spmm_host on a device plan)
+ * first looks for a CUDA error already pending on the calling thread (one
+ * cudaGetLastError has not read, or a fault of earlier work): if there is
+ * one, it does nothing and returns TCSPMM_ERROR_CUDA naming it, and leaves
+ * the error for the caller to read. */
 #ifndef TCSPMM_H
 #define TCSPMM_H
 
@@ -309,7 +316,8 @@ tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);
  * measured, while its calls run HRPB). That is the path for B and C that
  * cuSPARSE's CSR_ALG3 may run on (16-byte-aligned, ldb and ldc divisible
  * by 4), while the plan still takes CSR_ALG3 (it gives it up when B or C
- * keep changing); without CSR_ALG3 a shape may run HRPB instead. */
+ * keep changing); without CSR_ALG3 a shape may run HRPB instead. n < 0 or
+ * an unknown layout: TCSPMM_ERROR_INVALID_ARGUMENT, as tcspmm_spmm. */
 tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout,
                                    float beta, tcspmm_path *path);
 

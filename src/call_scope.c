@@ -1,4 +1,5 @@
-/* call_scope.c: call_scope_enter and call_scope_leave (call_scope.h). */
+/* call_scope.c: call_scope_enter, call_scope_leave and
+ * call_scope_check_pending (call_scope.h). */
 #include "call_scope.h"
 
 cudaError_t call_scope_enter(call_scope *s, int device)
@@ -26,4 +27,14 @@ void call_scope_leave(const call_scope *s)
     enum cudaStreamCaptureMode mode = s->caller_mode;
     if (s->restore_mode) cudaThreadExchangeStreamCaptureMode(&mode);
     if (s->restore_device) cudaSetDevice(s->caller_device);
+}
+
+tcspmm_status call_scope_check_pending(const char *fn)
+{
+    const cudaError_t e = cudaPeekAtLastError();
+    if (e == cudaSuccess) return TCSPMM_SUCCESS;
+    return tcspmm_fail(TCSPMM_ERROR_CUDA,
+                       "%s: a CUDA error from before this call was pending: %s (%s); nothing "
+                       "was done and the error is left for the caller (cudaGetLastError)",
+                       fn, cudaGetErrorString(e), cudaGetErrorName(e));
 }

@@ -2,9 +2,12 @@
  * caller: the current device, which the call sets to the plan's for its
  * work, and the thread's stream-capture mode, which it relaxes so that its
  * allocations and synchronizations outside any capture of its own do not
- * break another thread's global-mode capture (src/call_scope.c). */
+ * break another thread's global-mode capture; and a CUDA error pending
+ * when the call starts, which stays the caller's (src/call_scope.c). */
 #ifndef TCSPMM_CALL_SCOPE_H
 #define TCSPMM_CALL_SCOPE_H
+
+#include "error.h"
 
 #include <cuda_runtime.h>
 
@@ -22,5 +25,13 @@ cudaError_t call_scope_enter(call_scope *s, int device);
 
 /* Gives back what enter changed. */
 void call_scope_leave(const call_scope *s);
+
+/* TCSPMM_ERROR_CUDA, naming it, if this thread's CUDA runtime already holds
+ * an error when public call fn starts (one the caller has not read, or a
+ * fault of earlier work): fn then does nothing and leaves it there for the
+ * caller, since its own launch checks would report it as theirs. (A query
+ * that answers cudaErrorNotReady leaves nothing pending: CUDA 13, measured
+ * by tests/gpu_pending_error.c.) */
+tcspmm_status call_scope_check_pending(const char *fn);
 
 #endif

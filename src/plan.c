@@ -508,6 +508,10 @@ typedef tcspmm_status (*plan_fill_fn)(tcspmm_plan *, const tcspmm_csr *, csr_gpu
 static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt, plan_fill_fn fill,
                                  tcspmm_plan **out)
 {
+    int device; /* a GPU: a CUDA error already pending stays the caller's */
+    if (cudaGetDevice(&device) == cudaSuccess)
+        TCSPMM_TRY(call_scope_check_pending("tcspmm_plan_create"));
+    else cudaGetLastError();
     tcspmm_plan *plan = calloc(1, sizeof *plan);
     if (!plan) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "tcspmm_plan_create: out of memory");
     if (opt) plan->opt = *opt;
@@ -589,6 +593,10 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
     tcspmm_clear_error();
     if (!plan || !path)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_path_for: plan or path is NULL");
+    if (n < 0 || (layout != TCSPMM_LAYOUT_ROW_MAJOR && layout != TCSPMM_LAYOUT_COL_MAJOR))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "tcspmm_plan_path_for: n = %lld, layout %d: n must be >= 0 and the "
+                           "layout row- or column-major", (long long)n, (int)layout);
     *path = plan->info.path;
     if (*path == TCSPMM_PATH_AUTO) /* for B and C CSR_ALG3 may run on */
         *path = path_trial_lookup(&plan->trial, n, layout, beta,

@@ -28,3 +28,5 @@ tcspmm_add_test(gpu_oom SOURCES gpu_oom.c matgen.c LABELS gpu)
 tcspmm_add_test(gpu_device_input SOURCES gpu_device_input.c device_csr.c matgen.c sparse24_gen.c LABELS gpu)
 # A plan on one GPU leaves the caller's current device alone (label gpu; two GPUs to mean it).
 tcspmm_add_test(gpu_devices SOURCES gpu_devices.c matgen.c LABELS gpu)
+# A CUDA error the caller left pending stays the caller's (label gpu).
+tcspmm_add_test(gpu_pending_error SOURCES gpu_pending_error.c matgen.c LABELS gpu)

@@ -12,7 +12,8 @@
  * then the graph launched twice, each time on fresh B and C written into the
  * same buffers, against the float64 reference; C is poisoned (NaN) when
  * beta == 0. A cuSPARSE and a measured plan also capture a shape called
- * before 39 others.
+ * before 39 others, and capture a shape's first call (which the header
+ * advises against) before calling it directly.
  *
  * `gpu_graph --time [FILE [N]]` (default data/cora.mtx, N = 32, auto path)
  * prints the time per call of 1000 calls issued back to back on one stream,
@@ -52,23 +53,26 @@ static void device_operands_free(device_operands *d)
     cudaStreamDestroy(d->s);
 }
 
-/* One launch of exec on fresh operands, written into d's buffers. */
-static void check_launch(cudaGraphExec_t exec, const device_operands *d, const tcspmm_csr *A,
-                         int64_t n, tcspmm_layout layout, int pad, float alpha, float beta,
-                         double tol, const char *what)
+/* One launch of exec, or without exec one direct call of plan, on fresh
+ * operands written into d's buffers. */
+static void check_launch(cudaGraphExec_t exec, tcspmm_plan *plan, const device_operands *d,
+                         const tcspmm_csr *A, int64_t n, tcspmm_layout layout, int pad,
+                         float alpha, float beta, double tol, const char *what)
 {
     test_operands t;
     test_operands_make(&t, A, n, layout, pad, beta, seed++);
     float *dB = d->dB, *dC = d->dC;
     test_operands_upload(&t, &dB, &dC);
-    CHECK(cudaGraphLaunch(exec, d->s) == cudaSuccess);
+    if (exec) CHECK(cudaGraphLaunch(exec, d->s) == cudaSuccess);
+    else CHECK_OK(tcspmm_spmm(plan, n, alpha, dB, t.ldb, beta, dC, t.ldc, layout, d->s));
     CHECK(cudaStreamSynchronize(d->s) == cudaSuccess);
     CHECK(cudaMemcpy(t.C, d->dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
     CHECK_OK(reference_spmm(A, n, alpha, t.B, t.ldb, beta, t.C0, t.ldc, layout, t.ref));
     compare_result r = compare_to_reference(t.C, t.ldc, layout, t.ref, A->rows, n, tol);
     CHECK(r.pass);
-    printf("%-30s n=%-3lld %s beta=%-4g graph: rel_err=%.2e nonfinite=%lld %s\n", what,
-           (long long)n, layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", beta, r.rel_err,
+    printf("%-30s n=%-3lld %s beta=%-4g %s: rel_err=%.2e nonfinite=%lld %s\n", what,
+           (long long)n, layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", beta,
+           exec ? "graph" : "direct", r.rel_err,
            (long long)r.nonfinite, r.pass ? "ok" : "FAIL");
     test_operands_free(&t);
 }
@@ -108,7 +112,7 @@ static void check_capture(tcspmm_plan *plan, const tcspmm_csr *A, const test_ope
     CHECK_OK(tcspmm_plan_path_for(plan, n, layout, beta, &after));
     CHECK(after == before);
     for (int round = 0; round < 2 && exec; round++)
-        check_launch(exec, d, A, n, layout, pad, alpha, beta, tol, what);
+        check_launch(exec, plan, d, A, n, layout, pad, alpha, beta, tol, what);
     if (exec) cudaGraphExecDestroy(exec);
     if (graph) cudaGraphDestroy(graph);
 }
@@ -179,6 +183,36 @@ static void check_many_shapes(const tcspmm_csr *A, tcspmm_path path, const char 
     check_capture(plan, A, &t, &d, 1, R, pad, alpha, 0.0f, 1e-3, what);
     cudaFree(dB);
     cudaFree(dC);
+    device_operands_free(&d);
+    test_operands_free(&t);
+    tcspmm_plan_destroy(plan);
+}
+
+/* Against the header's advice, a shape's first call captured: it runs
+ * untimed (cuSPARSE's ALG_DEFAULT; HRPB on a measured plan), and the
+ * preprocessing it records runs only with the graph. Then a direct call of
+ * that shape before the graph's first launch (it times cuSPARSE's
+ * algorithms, or measures, and must not take the captured preprocessing as
+ * done), the graph launched twice, and a direct call again. */
+static void check_captured_first(const tcspmm_csr *A, tcspmm_path path, int64_t n,
+                                 tcspmm_layout layout, float beta, const char *what)
+{
+    tcspmm_plan *plan = tests_plan(A, path, 1);
+    if (!plan) return;
+    const int pad = 3;
+    const float alpha = -0.5f;
+    test_operands t;
+    test_operands_make(&t, A, n, layout, pad, beta, seed++);
+    device_operands d;
+    device_operands_make(&d, &t);
+    cudaGraph_t graph;
+    cudaGraphExec_t exec = capture(plan, n, alpha, t.ldb, beta, t.ldc, layout, &d, &graph, what);
+    check_launch(NULL, plan, &d, A, n, layout, pad, alpha, beta, 1e-3, what);
+    for (int round = 0; round < 2 && exec; round++)
+        check_launch(exec, plan, &d, A, n, layout, pad, alpha, beta, 1e-3, what);
+    check_launch(NULL, plan, &d, A, n, layout, pad, alpha, beta, 1e-3, what);
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
     device_operands_free(&d);
     test_operands_free(&t);
     tcspmm_plan_destroy(plan);
@@ -344,6 +378,12 @@ int main(int argc, char **argv)
                "sparse24 bf16 (2:4)");
     check_many_shapes(&A, TCSPMM_PATH_CUSPARSE, "cusparse, many shapes");
     check_many_shapes(&A, TCSPMM_PATH_AUTO, "auto measured, many shapes");
+    const tcspmm_layout ROW = TCSPMM_LAYOUT_ROW_MAJOR, COL = TCSPMM_LAYOUT_COL_MAJOR;
+    check_captured_first(&A, TCSPMM_PATH_CUSPARSE, 1, ROW, 0.0f, "cusparse, captured first");
+    check_captured_first(&A, TCSPMM_PATH_CUSPARSE, 6, COL, 0.5f, "cusparse, captured first");
+    check_captured_first(&A, TCSPMM_PATH_CUSPARSE, 13, ROW, 0.0f, "cusparse, captured first");
+    check_captured_first(&A, TCSPMM_PATH_AUTO, 1, ROW, 0.0f, "auto measured, captured first");
+    check_captured_first(&A, TCSPMM_PATH_AUTO, 6, COL, 0.5f, "auto measured, captured first");
     test_beside_global_capture(&A);
 
     tcspmm_csr_free(&A);

@@ -171,6 +171,14 @@ static void test_cpu_plan(void)
     CHECK(tcspmm_spmm_host(plan, 0, 1.0f, B, 0, 0.0f, C, 1, TCSPMM_LAYOUT_ROW_MAJOR) ==
           TCSPMM_ERROR_INVALID_ARGUMENT); /* every leading dimension is at least 1 */
     CHECK(strstr(tcspmm_last_error(), "needs ldb >= 1") != NULL);
+    tcspmm_path path = TCSPMM_PATH_SPARSE24;
+    CHECK_OK(tcspmm_plan_path_for(plan, 0, TCSPMM_LAYOUT_COL_MAJOR, 0.0f, &path));
+    CHECK(path == info.path);
+    CHECK(tcspmm_plan_path_for(plan, -1, TCSPMM_LAYOUT_ROW_MAJOR, 0.0f, &path) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(tcspmm_plan_path_for(plan, 8, (tcspmm_layout)2, 0.0f, &path) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "layout 2") != NULL);
     CHECK_OK(tcspmm_plan_destroy(plan));
     CHECK_OK(tcspmm_plan_destroy(NULL));
 }
