@@ -24,6 +24,8 @@ set_tests_properties(test_install PROPERTIES LABELS cpu)
 tcspmm_add_test(gpu_csr_check SOURCES gpu_csr_check.c matgen.c sparse24_gen.c LABELS gpu)
 # Plans and products with the device memory nearly all taken (label gpu).
 tcspmm_add_test(gpu_oom SOURCES gpu_oom.c matgen.c LABELS gpu)
+# It takes nearly all the GPU's memory: nothing else may run beside it under ctest -j.
+set_tests_properties(gpu_oom PROPERTIES RUN_SERIAL TRUE)
 # Plans from a CSR already in device memory (label gpu).
 tcspmm_add_test(gpu_device_input SOURCES gpu_device_input.c device_csr.c matgen.c sparse24_gen.c LABELS gpu)
 # A plan on one GPU leaves the caller's current device alone (label gpu; two GPUs to mean it).

@@ -1,9 +1,10 @@
 /* gpu_pending_error.c: a CUDA error the caller left pending (here a failed
  * cudaMalloc it has not read) is not reported as the library's own. On the
- * HRPB, cuSPARSE and measured auto paths, tcspmm_spmm and
- * tcspmm_plan_set_values, and tcspmm_plan_create, return TCSPMM_ERROR_CUDA
- * naming it, leave C as it was and the error pending; once the caller has
- * read it, the same plan's products are right (against float64). An event
+ * HRPB, cuSPARSE and measured auto paths, tcspmm_spmm,
+ * tcspmm_plan_set_values and tcspmm_spmm_host, and tcspmm_plan_create,
+ * return TCSPMM_ERROR_CUDA naming it, leave C as it was and the error
+ * pending; once the caller has read it, the same plan's products are right
+ * (against float64). An event
  * query that answers cudaErrorNotReady leaves nothing pending (CUDA 13), so
  * a call after it goes on. Under compute-sanitizer, run it with
  * --report-api-errors no: its failed cudaMalloc calls are meant. */
@@ -60,6 +61,10 @@ static void check_path(tcspmm_csr *A, tcspmm_path path)
     CHECK(cudaMemcpy(t.C, dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
     CHECK(memcmp(t.C, t.C0, t.csize * sizeof(float)) == 0); /* C as it was */
     check_refused(tcspmm_plan_set_values(plan, A->values, NULL), "tcspmm_plan_set_values");
+    check_refused(tcspmm_spmm_host(plan, n, 1.0f, t.B, t.ldb, 0.5f, t.C, t.ldc,
+                                   TCSPMM_LAYOUT_ROW_MAJOR),
+                  "tcspmm_spmm_host"); /* a GPU plan reads A from the device */
+    CHECK(memcmp(t.C, t.C0, t.csize * sizeof(float)) == 0);
     CHECK(cudaGetLastError() == cudaErrorMemoryAllocation); /* the caller reads it */
 
     tests_check_spmm(plan, A, n, 1, 0, 1e-3, seed++, NULL, what);
