@@ -182,7 +182,7 @@ typedef struct tcspmm_plan tcspmm_plan;
  * (opt.device) and leave the caller's current device as it was. With no
  * usable GPU the plan is still made, runs on the CPU path only, and says so
  * in info. With a GPU, A's entries are validated and HRPB is built there
- * (rows and nnz below 2^31; else on the host). A value of magnitude
+ * (rows and nnz below 2^31 - 1; else on the host). A value of magnitude
  * 3.40277e38 or more (within 2^-13 of FLT_MAX) would become Inf in the HRPB
  * kernel's TF32 rounding: an HRPB plan refuses it (TCSPMM_ERROR_UNSUPPORTED)
  * and an auto plan takes cuSPARSE; likewise an auto plan of a structured
@@ -229,7 +229,10 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * yet is captured on HRPB. On the cuSPARSE path a graph uses the workspace
  * and preprocessing of the algorithm it captured: while it is launched,
  * make no direct calls on the plan with another n, ldb, ldc or layout (they
- * may preprocess again into that workspace, or grow it). Each call (and
+ * may preprocess again into that workspace, or grow it). On the sparse24
+ * path a graph keeps the packed copy of B it captured (freed with the plan)
+ * when a direct call of a larger n needs a bigger one, so direct calls of
+ * any n may come between its launches. Each call (and
  * tcspmm_plan_set_values) runs with the calling thread's capture mode
  * relaxed, so the allocations and synchronizations of a first call on a
  * stream that is not capturing leave another stream's capture intact.

@@ -13,7 +13,8 @@
  * same buffers, against the float64 reference; C is poisoned (NaN) when
  * beta == 0. A cuSPARSE and a measured plan also capture a shape called
  * before 39 others, and capture a shape's first call (which the header
- * advises against) before calling it directly.
+ * advises against) before calling it directly. A sparse24 graph is
+ * launched after a direct call of a larger n grew the plan's packed B.
  *
  * `gpu_graph --time [FILE [N]]` (default data/cora.mtx, N = 32, auto path)
  * prints the time per call of 1000 calls issued back to back on one stream,
@@ -218,6 +219,44 @@ static void check_captured_first(const tcspmm_csr *A, tcspmm_path path, int64_t 
     tcspmm_plan_destroy(plan);
 }
 
+/* A sparse24 graph captured at n = 64, launched after a direct call at
+ * n = 300 has made the plan's packed copy of B grow: the graph still owns
+ * the buffer it captured (compute-sanitizer memcheck sees a freed one). */
+static void check_graph_after_growth(const tcspmm_csr *A, tcspmm_precision precision,
+                                     double tol, const char *what)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.path = TCSPMM_PATH_SPARSE24;
+    opt.precision = precision;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    if (!plan) return;
+    const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR;
+    const int pad = 3;
+    test_operands small, big;
+    test_operands_make(&small, A, 64, R, pad, 0.5f, seed++);
+    test_operands_make(&big, A, 300, R, pad, 0.0f, seed++);
+    device_operands d_small, d_big;
+    device_operands_make(&d_small, &small);
+    device_operands_make(&d_big, &big);
+    check_launch(NULL, plan, &d_small, A, 64, R, pad, 1.0f, 0.5f, tol, what);
+    cudaGraph_t graph;
+    cudaGraphExec_t exec =
+        capture(plan, 64, 1.0f, small.ldb, 0.5f, small.ldc, R, &d_small, &graph, what);
+    CHECK(cudaStreamSynchronize(d_small.s) == cudaSuccess);
+    check_launch(NULL, plan, &d_big, A, 300, R, pad, 1.0f, 0.0f, tol, what);
+    for (int round = 0; round < 2 && exec; round++)
+        check_launch(exec, plan, &d_small, A, 64, R, pad, 1.0f, 0.5f, tol, what);
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+    device_operands_free(&d_small);
+    device_operands_free(&d_big);
+    test_operands_free(&small);
+    test_operands_free(&big);
+    tcspmm_plan_destroy(plan);
+}
+
 /* A plan for A on path and precision, checked as a graph in both layouts;
  * at_first_call: tcspmm_options.measure_at_first_call. */
 static void check_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision,
@@ -376,6 +415,8 @@ int main(int argc, char **argv)
     check_plan(&S12, TCSPMM_PATH_SPARSE24, TF, NAT, 0, 0, 1e-3, "sparse24 tf32 (1:2)");
     check_plan(&S24, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16, NAT, 0, 0, 1e-2,
                "sparse24 bf16 (2:4)");
+    check_graph_after_growth(&S24, TCSPMM_PRECISION_BF16, 1e-2, "sparse24 bf16, B grows");
+    check_graph_after_growth(&S12, TF, 1e-3, "sparse24 tf32, B grows");
     check_many_shapes(&A, TCSPMM_PATH_CUSPARSE, "cusparse, many shapes");
     check_many_shapes(&A, TCSPMM_PATH_AUTO, "auto measured, many shapes");
     const tcspmm_layout ROW = TCSPMM_LAYOUT_ROW_MAJOR, COL = TCSPMM_LAYOUT_COL_MAJOR;

@@ -4,9 +4,11 @@
  * both layouts, ld above the minimum, odd M, K, N (N = 1 too, and past
  * 2^21), alpha and beta, C poisoned with NaN so every element must be
  * written, and the gaps between leading dimensions checked untouched;
- * each case on each kernel (set on the handle); then one handle through
- * products of changing n, a 16-bit product through the public
- * tcspmm_spmm_ex, and the most rows the mma.sp kernel takes.
+ * each case on each kernel the device runs (set on the handle: mma.sp,
+ * mma.sp on 64x64 tiles only, as on devices with 99 KB of shared memory per
+ * block, and wgmma.sp); then one handle through products of changing n, a
+ * 16-bit product through the public tcspmm_spmm_ex, and the most rows each
+ * mma.sp kernel takes.
  *
  * Each result is checked twice: against the float64 product of the given
  * fp32 inputs (the issue's tolerance: 1e-3 tf32, 1e-2 bf16/fp16), and against
@@ -379,31 +381,35 @@ static void test_no_columns(void)
     tcspmm_csr_free(&A);
 }
 
-/* The mma.sp kernel's bound on rows (a grid y block per 128 padded rows, at
+/* An mma.sp kernel's bound on rows (a grid y block per bm padded rows, at
  * most 65535): the most rows it takes run right on it, and one row more is
- * refused, by set_kernel where wgmma.sp (which has no bound) keeps the
- * handle, else by the upload. */
-static void test_mma_sp_rows(void)
+ * refused, by set_kernel where the kernel the upload picks takes them, else
+ * by the upload. */
+static void test_mma_sp_rows(sp24_kernel kernel, int64_t bm)
 {
-    const int64_t most = (int64_t)65535 * 128;
+    const int64_t most = (int64_t)65535 * bm;
     const spmm_case t = {most, 12, 3, TCSPMM_PRECISION_BF16, TCSPMM_LAYOUT_ROW_MAJOR,
                          SP24_DATA_FP32, 1, 1.0f, 0.5f, SP24_DATA_FP32};
-    run_case(&t, SP24_KERNEL_MMA_SP);
+    run_case(&t, kernel);
     tcspmm_csr A;
     sp24 s;
     sp24_gpu *g = NULL;
     CHECK_OK(sp24_gen(most + 1, 12, SP24_2TO4, 0.2, next_seed++, &A));
     CHECK_OK(sp24_compress(&A, TCSPMM_PRECISION_BF16, 0, 0, &s));
     const tcspmm_status up = sp24_gpu_upload(&s, &g);
-    if (sp24_wgmma_usable()) {
+    const int upload_refuses = !sp24_kernel_usable(SP24_KERNEL_WGMMA) &&
+                               (kernel == SP24_KERNEL_MMA_SP ||
+                                !sp24_kernel_usable(SP24_KERNEL_MMA_SP));
+    if (!upload_refuses) {
         CHECK_OK(up);
-        if (g) CHECK(sp24_gpu_set_kernel(g, SP24_KERNEL_MMA_SP) == TCSPMM_ERROR_UNSUPPORTED);
-        if (g) CHECK(sp24_gpu_kernel(g) == SP24_KERNEL_WGMMA);
+        const sp24_kernel picked = g ? sp24_gpu_kernel(g) : kernel;
+        if (g) CHECK(sp24_gpu_set_kernel(g, kernel) == TCSPMM_ERROR_UNSUPPORTED);
+        if (g) CHECK(sp24_gpu_kernel(g) == picked);
     } else {
         CHECK(up == TCSPMM_ERROR_UNSUPPORTED && g == NULL);
     }
-    printf("  %lld rows on mma.sp; %lld refused by %s\n", (long long)most, (long long)(most + 1),
-           sp24_wgmma_usable() ? "sp24_gpu_set_kernel" : "sp24_gpu_upload");
+    printf("  %lld rows on %s; %lld refused by %s\n", (long long)most, sp24_kernel_name(kernel),
+           (long long)(most + 1), upload_refuses ? "sp24_gpu_upload" : "sp24_gpu_set_kernel");
     sp24_gpu_free(g);
     sp24_free(&s);
     tcspmm_csr_free(&A);
@@ -519,9 +525,13 @@ int main(int argc, char **argv)
         {5, 7, 2097300, TF, R, F32, 0, 1.0f, 0.5f, F32},
         {9, 40, 2097200, BF, C, F32, 1, 1.0f, 0.0f, F32},
     };
-    sp24_kernel kernels[2] = {SP24_KERNEL_MMA_SP, SP24_KERNEL_WGMMA};
-    int num_kernels = sp24_wgmma_usable() ? 2 : 1;
-    if (num_kernels == 1) printf("wgmma.sp: not on this device, mma.sp only\n");
+    sp24_kernel kernels[3];
+    int num_kernels = 0;
+    const sp24_kernel all[3] = {SP24_KERNEL_MMA_SP, SP24_KERNEL_MMA_SP_SMALL, SP24_KERNEL_WGMMA};
+    for (int k = 0; k < 3; k++) {
+        if (sp24_kernel_usable(all[k])) kernels[num_kernels++] = all[k];
+        else printf("%s: not on this device\n", sp24_kernel_name(all[k]));
+    }
     for (int k = 0; k < num_kernels; k++)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
             if (!small_only || cases[i].m * cases[i].n < 100000) run_case(&cases[i], kernels[k]);
@@ -530,6 +540,8 @@ int main(int argc, char **argv)
     test_public_16bit();
     test_no_columns();
     test_auto_overflow();
-    if (!small_only) test_mma_sp_rows();
+    if (!small_only && sp24_kernel_usable(SP24_KERNEL_MMA_SP))
+        test_mma_sp_rows(SP24_KERNEL_MMA_SP, 128);
+    if (!small_only) test_mma_sp_rows(SP24_KERNEL_MMA_SP_SMALL, 64);
     return tests_finish();
 }

@@ -6,3 +6,7 @@ tcspmm_add_test(gpu_fp32 SOURCES gpu_fp32.c matgen.c LABELS gpu)
 # The device HRPB builder against the host one, byte for byte (label gpu);
 # `gpu_hrpb_build FILE...` also times both builds.
 tcspmm_add_test(gpu_hrpb_build SOURCES gpu_hrpb_build.c matgen.c LABELS gpu)
+# A column-major B's transpose scratch stays one of the largest n (label gpu);
+# it reads the device's free memory, so nothing may run beside it.
+tcspmm_add_test(gpu_colmajor_scratch SOURCES gpu_colmajor_scratch.c matgen.c LABELS gpu)
+set_tests_properties(gpu_colmajor_scratch PROPERTIES RUN_SERIAL TRUE)

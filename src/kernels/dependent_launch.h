@@ -3,7 +3,8 @@
  * same stream (the beta pass over C of split parts, the packing of B) lets
  * that kernel start while the pass still runs: the pass says so as it
  * begins (dependents_may_start), the kernel is launched with the attribute
- * (dependent_launch_attribute, where dependent_launch_supported), and it
+ * (dependent_launch_attribute, where dependent_launch_supported says the
+ * device and the kernel's code can), and it
  * waits for the pass (wait_for_pass) only before it touches what the pass
  * writes. Only the launch right after
  * our own pass gets the attribute: the pass itself starts after everything
@@ -32,17 +33,24 @@ __device__ __forceinline__ void wait_for_pass(void)
 #endif
 }
 
-/* Whether the current device can launch dependents (compute capability 9.0
- * or later): asked once, when a product is set up, not at every launch. */
-static inline int dependent_launch_supported(void)
+/* Whether kernel dependent (a __global__ function) may be launched as a
+ * dependent on the current device: compute capability 9.0 or later, and the
+ * kernel compiled for it (PTX version 9.0 or later), so that its
+ * wait_for_pass is in its code. A build for older architectures alone, run
+ * by the driver's JIT on a newer GPU, has the wait compiled out: launched
+ * early, the kernel would not wait for the pass. Asked once, when a product
+ * is set up, not at every launch. */
+static inline int dependent_launch_supported(const void *dependent)
 {
     int dev = 0, major = 0;
+    cudaFuncAttributes attr;
     if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaFuncGetAttributes(&attr, dependent) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
-    return major >= 9;
+    return major >= 9 && attr.ptxVersion >= 90;
 }
 
 /* *attr: the launch attribute that makes a kernel a dependent of the one

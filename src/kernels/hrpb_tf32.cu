@@ -281,7 +281,8 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         const unsigned a_smem = (unsigned)__cvta_generic_to_shared(&sm.a[0][0]) + 16 * tid;
         const unsigned b_smem =
             (unsigned)__cvta_generic_to_shared(&sm.b[0][copy_row * LDB + copy_chunk * 4]);
-        /* VEC: the host passes b_sk < 2^30, so a 32-bit multiply-add per row */
+        /* VEC: the host passes b_sk < 2^30, so b_sk * 4 fits 32 bits; the
+         * offset of a row (times up to 2^31 rows) needs the 64 bits */
         const uint64_t row_bytes = VEC ? (uint32_t)(b_sk * 4) : (uint64_t)b_sk * 4;
 
         /* The packed bytes [begin, end) of a block into A stage s. */
@@ -709,6 +710,24 @@ static cudaMemPool_t create_scratch_pool(void)
     return pool;
 }
 
+/* Before bytes are taken from the scratch pool: where the memory it holds
+ * unused cannot give them (a larger n than before), it is handed back first,
+ * so that the pool keeps about one transpose of the largest n so far rather
+ * than one of every n it has seen. A call of an n seen before finds its
+ * memory and changes nothing. */
+static void drop_smaller_scratch(cudaMemPool_t pool, size_t bytes)
+{
+    uint64_t reserved = 0, used = 0; /* the attributes' value type, cuuint64_t */
+    if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) !=
+            cudaSuccess ||
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    if (reserved > used && reserved - used < bytes && cudaMemPoolTrimTo(pool, 0) != cudaSuccess)
+        cudaGetLastError();
+}
+
 extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
                                             tcspmm_precision precision)
 {
@@ -743,7 +762,9 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
         vpanels[i].split = w->vp_split[v];
     }
     g->split = split_for(precision);
-    g->dependent_launch = dependent_launch_supported();
+    /* every kernel of this file is compiled for the same architectures */
+    g->dependent_launch =
+        dependent_launch_supported((const void *)kernel_for(16, 1, false, true, g->split));
     if (!g->scratch) g->scratch = create_scratch_pool();
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
@@ -937,8 +958,9 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
     const int64_t ldt = (n + 3) / 4 * 4;
     float *bt = NULL; /* B transposed to row-major, or NULL: B read where it lies */
     if (!row_major && transpose_b(g, n, mode) && g->cols > 0) {
-        const cudaError_t got = cudaMallocFromPoolAsync(
-            (void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), g->scratch, s);
+        const size_t bytes = (size_t)(g->cols * ldt) * sizeof(float);
+        drop_smaller_scratch(g->scratch, bytes);
+        const cudaError_t got = cudaMallocFromPoolAsync((void **)&bt, bytes, g->scratch, s);
         if (got == cudaErrorMemoryAllocation && mode == HRPB_COLB_AUTO) { /* no room for it */
             cudaGetLastError();
             bt = NULL;

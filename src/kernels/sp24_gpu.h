@@ -13,8 +13,11 @@
  * is a multiple of 16 bytes and ldb of 8 elements. Else
  * (or when asked for): the warp kernel (mma.sp::ordered_metadata m16n8k32
  * bf16/fp16, m16n8k16 tf32) with a 4-stage cp.async pipeline on 128x128
- * tiles (64x64 when the big tiles would not fill the GPU). Both mask only
- * their stores to C. */
+ * tiles (64x64 when the big tiles would not fill the GPU, and always where
+ * a thread block cannot have their 100 KB of shared memory: compute
+ * capability 8.6, 8.9, 12.x). Both mask only their stores to C. The packed
+ * copy grows with n; one a captured call used is kept until the handle is
+ * freed, so graphs stay valid across calls of a larger n. */
 #ifndef TCSPMM_SP24_GPU_H
 #define TCSPMM_SP24_GPU_H
 
@@ -30,14 +33,25 @@ enum { SP24_DATA_FP32 = 0, SP24_DATA_BF16 = 1, SP24_DATA_FP16 = 2 };
 
 typedef struct sp24_gpu sp24_gpu; /* device copies of an sp24, and B scratch */
 
-/* The kernel a handle runs. */
-typedef enum sp24_kernel { SP24_KERNEL_MMA_SP = 0, SP24_KERNEL_WGMMA = 1 } sp24_kernel;
+/* The kernel a handle runs: mma.sp (128x128 tiles, 64x64 where those
+ * would not fill the GPU), wgmma.sp, or mma.sp on 64x64 tiles only. */
+typedef enum sp24_kernel {
+    SP24_KERNEL_MMA_SP = 0,
+    SP24_KERNEL_WGMMA = 1,
+    SP24_KERNEL_MMA_SP_SMALL = 2
+} sp24_kernel;
+
+/* Whether the current device can run kernel k: wgmma.sp at compute
+ * capability 9.0; mma.sp where a thread block may have 100 KB of shared
+ * memory; mma.sp on 64x64 tiles on every device the library builds for. */
+int sp24_kernel_usable(sp24_kernel k);
 
 /* Copies s to the current device. */
 tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out);
 
 /* Whether the kernel sp24_gpu_upload picks on the current device takes a
- * matrix of this many rows (mma.sp: about 4.2 million at most). */
+ * matrix of this many rows (at most 65535 x 128 = 8,388,480 for mma.sp,
+ * 65535 x 64 for mma.sp on 64x64 tiles; wgmma.sp has no such bound). */
 int sp24_gpu_takes_rows(int64_t rows);
 
 /* C = alpha*A*B + beta*C with device pointers; B is cols x n of element
@@ -69,15 +83,16 @@ tcspmm_status sp24_gpu_set_values(sp24_gpu *g, const int64_t *row_ptr, const int
 tcspmm_status sp24_gpu_download_entries(const sp24_gpu *g, const csr_gpu *pattern,
                                         tcspmm_csr *out);
 
-/* The kernel g runs: SP24_KERNEL_WGMMA where usable (chosen at upload). */
+/* The kernel g runs: at upload, the first usable of SP24_KERNEL_WGMMA,
+ * SP24_KERNEL_MMA_SP and SP24_KERNEL_MMA_SP_SMALL. */
 sp24_kernel sp24_gpu_kernel(const sp24_gpu *g);
 
-/* Makes g run kernel k (tests and benchmarks compare the two):
- * TCSPMM_ERROR_UNSUPPORTED when k is the warpgroup kernel and the device
- * cannot run it (compute capability other than 9.0). */
+/* Makes g run kernel k (tests and benchmarks compare them):
+ * TCSPMM_ERROR_UNSUPPORTED where the device cannot run k
+ * (sp24_kernel_usable) or k's grid cannot hold g's rows. */
 tcspmm_status sp24_gpu_set_kernel(sp24_gpu *g, sp24_kernel k);
 
-/* "wgmma.sp" or "mma.sp". */
+/* "wgmma.sp", "mma.sp" or "mma.sp (64-row tiles)". */
 const char *sp24_kernel_name(sp24_kernel k);
 
 void sp24_gpu_free(sp24_gpu *g);

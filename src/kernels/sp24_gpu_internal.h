@@ -10,6 +10,12 @@
 
 #include <stdint.h>
 
+/* A packed-B buffer a larger one replaced while a graph may still use it. */
+typedef struct sp24_retired_buffer {
+    void *ptr;
+    struct sp24_retired_buffer *next;
+} sp24_retired_buffer;
+
 struct sp24_gpu {
     tcspmm_precision precision;
     int64_t rows, cols, rows_pad, cols_pad;
@@ -19,6 +25,8 @@ struct sp24_gpu {
     uint32_t *meta;
     void *b_packed;
     size_t b_packed_bytes;
+    int b_packed_captured;        /* a call that may have been captured packed B into it */
+    sp24_retired_buffer *retired; /* freed with the handle */
     sp24_wgmma_maps *maps; /* the wgmma.sp kernel's tensor maps (where it is usable) */
 };
 

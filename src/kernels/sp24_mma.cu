@@ -336,13 +336,30 @@ template <int ELEM, int BM, int BN, int WM, int WN> struct spmm_config {
     }
 };
 
-/* The big configuration's rows per thread block (mma_sp_takes_rows). */
-enum { BIG_BM = 128 };
+/* The configurations' rows per thread block (mma_sp_takes_rows). */
+enum { BIG_BM = 128, SMALL_BM = 64 };
 
 template <int ELEM> struct configs {
     typedef spmm_config<ELEM, BIG_BM, 128, 2, 2> big;
-    typedef spmm_config<ELEM, 64, 64, 2, 2> small;
+    typedef spmm_config<ELEM, SMALL_BM, 64, 2, 2> small;
 };
+static_assert(configs<ELEM_TF32>::big::SMEM == configs<ELEM_BF16>::big::SMEM &&
+                  configs<ELEM_TF32>::big::SMEM == configs<ELEM_FP16>::big::SMEM,
+              "one shared-memory size for the big tiles of every precision");
+
+/* Whether the current device gives a thread block the big tiles' shared
+ * memory (100 KB; compute capability 8.6, 8.9 and 12.x give 99 KB). */
+static int big_tiles_fit(void)
+{
+    int dev = 0, optin = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+            cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return optin >= configs<ELEM_TF32>::big::SMEM;
+}
 
 template <int ELEM>
 static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *dB, int b_type,
@@ -373,14 +390,14 @@ static tcspmm_status run_elem(sp24_gpu *g, int64_t n, float alpha, const void *d
                              dC, c16, ldc, row_major, g->num_sms};
         return sp24_wgmma_spmm(&a, stream);
     }
-    if (configs<ELEM>::big::blocks(g, n) >= g->num_sms)
+    if (g->kernel == SP24_KERNEL_MMA_SP && configs<ELEM>::big::blocks(g, n) >= g->num_sms)
         return configs<ELEM>::big::launch(g, n, alpha, beta, dC, c16, ldc, row_major, stream);
     return configs<ELEM>::small::launch(g, n, alpha, beta, dC, c16, ldc, row_major, stream);
 }
 
-template <int ELEM> static tcspmm_status prepare_elem()
+template <int ELEM> static tcspmm_status prepare_elem(int big)
 {
-    TCSPMM_TRY(configs<ELEM>::big::prepare());
+    if (big) TCSPMM_TRY(configs<ELEM>::big::prepare());
     return configs<ELEM>::small::prepare();
 }
 
@@ -416,12 +433,15 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
                                                      device));
     if (!st) st = device_copy_in(&g->values, s->values, vbytes, cudaMemcpyHostToDevice);
     if (!st) st = device_copy_in((void **)&g->meta, s->meta, ebytes, cudaMemcpyHostToDevice);
+    const int big = big_tiles_fit();
     if (!st) {
         int e = elem_of(s->precision);
-        st = e == ELEM_TF32 ? prepare_elem<ELEM_TF32>()
-             : e == ELEM_BF16 ? prepare_elem<ELEM_BF16>() : prepare_elem<ELEM_FP16>();
+        st = e == ELEM_TF32 ? prepare_elem<ELEM_TF32>(big)
+             : e == ELEM_BF16 ? prepare_elem<ELEM_BF16>(big) : prepare_elem<ELEM_FP16>(big);
     }
-    g->kernel = sp24_wgmma_usable() ? SP24_KERNEL_WGMMA : SP24_KERNEL_MMA_SP;
+    g->kernel = sp24_wgmma_usable() ? SP24_KERNEL_WGMMA
+                : big               ? SP24_KERNEL_MMA_SP
+                                    : SP24_KERNEL_MMA_SP_SMALL;
     if (!st && g->kernel == SP24_KERNEL_WGMMA) st = sp24_wgmma_prepare(s->precision);
     if (!st && g->kernel == SP24_KERNEL_WGMMA)
         st = sp24_wgmma_maps_new(s->precision, g->values, g->meta, g->rows_pad, g->cols_pad,
@@ -435,36 +455,85 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
 }
 
 /* The mma.sp kernel's grid has a y block per BM padded rows, at most 65535.
- * The small configuration (BM = 64) runs only where the big one has fewer
- * blocks than the device has SMs, so the big one's BM bounds the rows. The
- * wgmma.sp kernel is persistent. */
-static int mma_sp_takes_rows(int64_t rows_pad) { return rows_pad / BIG_BM <= 65535; }
+ * SP24_KERNEL_MMA_SP runs the small configuration only where the big one has
+ * fewer blocks than the device has SMs, so the big one's BM bounds its rows;
+ * SP24_KERNEL_MMA_SP_SMALL runs only the small one. The wgmma.sp kernel is
+ * persistent. */
+static int mma_sp_takes_rows(sp24_kernel k, int64_t rows_pad)
+{
+    return rows_pad / (k == SP24_KERNEL_MMA_SP ? BIG_BM : SMALL_BM) <= 65535;
+}
+
+extern "C" int sp24_kernel_usable(sp24_kernel k)
+{
+    if (k == SP24_KERNEL_WGMMA) return sp24_wgmma_usable();
+    return k == SP24_KERNEL_MMA_SP_SMALL || (k == SP24_KERNEL_MMA_SP && big_tiles_fit());
+}
 
 extern "C" int sp24_gpu_takes_rows(int64_t rows)
 {
     const int64_t rows_pad = (rows > 0 ? rows : 1) + SP24_ROW_TILE - 1;
-    return sp24_wgmma_usable() || mma_sp_takes_rows(rows_pad / SP24_ROW_TILE * SP24_ROW_TILE);
+    const sp24_kernel k = sp24_kernel_usable(SP24_KERNEL_MMA_SP) ? SP24_KERNEL_MMA_SP
+                                                                 : SP24_KERNEL_MMA_SP_SMALL;
+    return sp24_wgmma_usable() || mma_sp_takes_rows(k, rows_pad / SP24_ROW_TILE * SP24_ROW_TILE);
 }
 
 extern "C" sp24_kernel sp24_gpu_kernel(const sp24_gpu *g) { return g->kernel; }
 
 extern "C" tcspmm_status sp24_gpu_set_kernel(sp24_gpu *g, sp24_kernel k)
 {
-    if (k == SP24_KERNEL_WGMMA && !sp24_wgmma_usable())
+    if (!sp24_kernel_usable(k))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "sp24_gpu_set_kernel: wgmma.sp needs a compute capability 9.0 "
-                           "device");
-    if (k == SP24_KERNEL_MMA_SP && !mma_sp_takes_rows(g->rows_pad))
+                           "sp24_gpu_set_kernel: this device cannot run %s (wgmma.sp needs "
+                           "compute capability 9.0; mma.sp's 128-row tiles, 100 KB of shared "
+                           "memory per block)", sp24_kernel_name(k));
+    if (k != SP24_KERNEL_WGMMA && !mma_sp_takes_rows(k, g->rows_pad))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "sp24_gpu_set_kernel: %lld rows exceed the mma.sp kernel's grid",
-                           (long long)g->rows);
+                           "sp24_gpu_set_kernel: %lld rows exceed the %s kernel's grid",
+                           (long long)g->rows, sp24_kernel_name(k));
     g->kernel = k;
     return TCSPMM_SUCCESS;
 }
 
 extern "C" const char *sp24_kernel_name(sp24_kernel k)
 {
-    return k == SP24_KERNEL_WGMMA ? "wgmma.sp" : "mma.sp";
+    return k == SP24_KERNEL_WGMMA ? "wgmma.sp" : k == SP24_KERNEL_MMA_SP ? "mma.sp"
+                                                                           : "mma.sp (64-row tiles)";
+}
+
+/* Whether work enqueued on stream now may go into a graph (a failed query
+ * counts: the legacy stream while another stream captures). */
+static int may_be_captured(void *stream)
+{
+    enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing((cudaStream_t)stream, &status) != cudaSuccess) {
+        cudaGetLastError();
+        return 1;
+    }
+    return status != cudaStreamCaptureStatusNone;
+}
+
+/* g->b_packed with room for need bytes. The buffer it replaces is freed,
+ * unless a captured call packed B into it: a graph may still use it, so it
+ * is kept until the handle is freed. */
+static tcspmm_status grow_b_packed(sp24_gpu *g, size_t need)
+{
+    if (g->b_packed && g->b_packed_captured) {
+        sp24_retired_buffer *r = (sp24_retired_buffer *)malloc(sizeof *r);
+        if (!r)
+            return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "sp24_gpu_spmm: out of memory");
+        r->ptr = g->b_packed;
+        r->next = g->retired;
+        g->retired = r;
+    } else {
+        TCSPMM_TRY(TCSPMM_CUDA(cudaFree(g->b_packed)));
+    }
+    g->b_packed = NULL;
+    g->b_packed_bytes = 0;
+    g->b_packed_captured = 0;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&g->b_packed, need)));
+    g->b_packed_bytes = need;
+    return TCSPMM_SUCCESS;
 }
 
 /* Whether data of type t (SP24_DATA_*) fits a matrix of kernel element elem. */
@@ -504,13 +573,8 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
                            g->cols > 0 && ldb % 8 == 0 && ldb < ((int64_t)1 << 39) &&
                            (uintptr_t)dB % 16 == 0;
     size_t need = b_in_place ? 0 : (size_t)(n_pad * g->cols_pad * g->elem_bytes);
-    if (need > g->b_packed_bytes) {
-        TCSPMM_TRY(TCSPMM_CUDA(cudaFree(g->b_packed)));
-        g->b_packed = NULL;
-        g->b_packed_bytes = 0;
-        TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&g->b_packed, need)));
-        g->b_packed_bytes = need;
-    }
+    if (need > g->b_packed_bytes) TCSPMM_TRY(grow_b_packed(g, need));
+    if (need > 0 && may_be_captured(stream)) g->b_packed_captured = 1;
     cudaStream_t s = (cudaStream_t)stream;
     if (elem == ELEM_TF32)
         return run_elem<ELEM_TF32>(g, n, alpha, dB, b_type, ldb, beta, dC, c16, ldc, row_major,
@@ -528,6 +592,12 @@ extern "C" void sp24_gpu_free(sp24_gpu *g)
     cudaFree(g->values);
     cudaFree(g->meta);
     cudaFree(g->b_packed);
+    while (g->retired) {
+        sp24_retired_buffer *r = g->retired;
+        g->retired = r->next;
+        cudaFree(r->ptr);
+        free(r);
+    }
     sp24_wgmma_maps_free(g->maps);
     free(g);
 }

@@ -788,7 +788,8 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
  * and split K (then a beta pass over C and atomic adds) cost about 30% of
- * the product. */
+ * the product. Since split K adds its parts inside a cluster, 1.1 in place
+ * of 1.3 changed nothing beyond noise (bench/NOTES.md, sixteenth session). */
 #define MID_SPEED 0.78
 #define SPLIT_PENALTY 1.3
 
