@@ -382,12 +382,13 @@ static void test_no_columns(void)
 }
 
 /* An mma.sp kernel's bound on rows (a grid y block per bm padded rows, at
- * most 65535): the most rows it takes run right on it, and one row more is
+ * most 65535; rows padded to SP24_ROW_TILE): the most rows it takes run
+ * right on it, and one row more is
  * refused, by set_kernel where the kernel the upload picks takes them, else
  * by the upload. */
 static void test_mma_sp_rows(sp24_kernel kernel, int64_t bm)
 {
-    const int64_t most = (int64_t)65535 * bm;
+    const int64_t most = (int64_t)65535 * bm / SP24_ROW_TILE * SP24_ROW_TILE;
     const spmm_case t = {most, 12, 3, TCSPMM_PRECISION_BF16, TCSPMM_LAYOUT_ROW_MAJOR,
                          SP24_DATA_FP32, 1, 1.0f, 0.5f, SP24_DATA_FP32};
     run_case(&t, kernel);

@@ -710,24 +710,6 @@ static cudaMemPool_t create_scratch_pool(void)
     return pool;
 }
 
-/* Before bytes are taken from the scratch pool: where the memory it holds
- * unused cannot give them (a larger n than before), it is handed back first,
- * so that the pool keeps about one transpose of the largest n so far rather
- * than one of every n it has seen. A call of an n seen before finds its
- * memory and changes nothing. */
-static void drop_smaller_scratch(cudaMemPool_t pool, size_t bytes)
-{
-    uint64_t reserved = 0, used = 0; /* the attributes' value type, cuuint64_t */
-    if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) !=
-            cudaSuccess ||
-        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
-        cudaGetLastError();
-        return;
-    }
-    if (reserved > used && reserved - used < bytes && cudaMemPoolTrimTo(pool, 0) != cudaSuccess)
-        cudaGetLastError();
-}
-
 extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
                                             tcspmm_precision precision)
 {
@@ -958,9 +940,8 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
     const int64_t ldt = (n + 3) / 4 * 4;
     float *bt = NULL; /* B transposed to row-major, or NULL: B read where it lies */
     if (!row_major && transpose_b(g, n, mode) && g->cols > 0) {
-        const size_t bytes = (size_t)(g->cols * ldt) * sizeof(float);
-        drop_smaller_scratch(g->scratch, bytes);
-        const cudaError_t got = cudaMallocFromPoolAsync((void **)&bt, bytes, g->scratch, s);
+        const cudaError_t got = cudaMallocFromPoolAsync(
+            (void **)&bt, (size_t)(g->cols * ldt) * sizeof(float), g->scratch, s);
         if (got == cudaErrorMemoryAllocation && mode == HRPB_COLB_AUTO) { /* no room for it */
             cudaGetLastError();
             bt = NULL;
