@@ -220,8 +220,11 @@ static void check_captured_first(const tcspmm_csr *A, tcspmm_path path, int64_t 
 }
 
 /* A sparse24 graph captured at n = 64, launched after a direct call at
- * n = 300 has made the plan's packed copy of B grow: the graph still owns
- * the buffer it captured (compute-sanitizer memcheck sees a freed one). */
+ * n = 300 has made the plan's packed copy of B grow: the graph keeps the
+ * buffer it captured, and its results are checked. (A freed buffer would
+ * still give right results here while nothing reuses its memory, and
+ * compute-sanitizer memcheck did not flag it either:
+ * bench/results/review-fixes-2026-11-27/.) */
 static void check_graph_after_growth(const tcspmm_csr *A, tcspmm_precision precision,
                                      double tol, const char *what)
 {
