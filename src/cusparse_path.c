@@ -216,19 +216,6 @@ static int alg_index(int alg)
     return -1;
 }
 
-/* Whether work enqueued on stream now goes into a graph (or may: the query
- * failed) rather than running: a preprocessing captured there runs only
- * when the graph is launched, so the workspace does not hold it yet. */
-static int capturing(void *stream)
-{
-    enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing((cudaStream_t)stream, &status) != cudaSuccess) {
-        cudaGetLastError();
-        return 1;
-    }
-    return status != cudaStreamCaptureStatusNone;
-}
-
 static tcspmm_status ensure_workspace(cusparse_path *p, int a, size_t bytes)
 {
     if (bytes <= p->alg[a].work_bytes) return TCSPMM_SUCCESS;
@@ -285,7 +272,8 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
             A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->alg[a].work);
         if (s != CUSPARSE_STATUS_NOT_SUPPORTED) st = TCSPMM_CUSPARSE(s); /* else: none to do */
         p->alg[a].pre = shape;
-        p->alg[a].pre_valid = !st && !capturing(stream);
+        /* a preprocessing captured runs only with the graph */
+        p->alg[a].pre_valid = !st && !gpu_stream_may_capture(stream);
     } else if (stale) { /* a call of another shape may use the workspace as it likes */
         p->alg[a].pre_valid = 0;
     }

@@ -1,6 +1,6 @@
 /* gpu_timer.c: event timing of GPU work with L2 flushed before each run,
- * the scratch C of timed products, and whether a capture forbids a
- * call (gpu_timer.h). */
+ * the scratch C of timed products, whether a capture forbids a call, and
+ * whether a stream may be capturing (gpu_timer.h). */
 #include "gpu_timer.h"
 
 #include "error.h"
@@ -88,6 +88,16 @@ int gpu_capture_forbids(cudaError_t e)
         return 0;
     cudaGetLastError();
     return 1;
+}
+
+int gpu_stream_may_capture(void *stream)
+{
+    enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing((cudaStream_t)stream, &status) != cudaSuccess) {
+        cudaGetLastError();
+        return 1;
+    }
+    return status != cudaStreamCaptureStatusNone;
 }
 
 tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu_product *p)

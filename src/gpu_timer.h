@@ -3,7 +3,9 @@
  * all use (path_trial.h's two events that tell when to measure are apart):
  * CUDA events around each run on one stream, L2 evicted before every run by
  * writing a buffer twice its size (a solver's products find A and B cold
- * too), runs sorted for the median; and the scratch C those runs write. */
+ * too), runs sorted for the median; the scratch C those runs write; and
+ * whether a stream is capturing, which timing (and whatever must run now,
+ * not in a graph) has to ask first. */
 #ifndef TCSPMM_GPU_TIMER_H
 #define TCSPMM_GPU_TIMER_H
 
@@ -53,6 +55,11 @@ typedef struct gpu_product {
  * (another stream of this process capturing in global mode, or the legacy
  * stream syncing with a capturing one); the error is cleared then. */
 int gpu_capture_forbids(cudaError_t e);
+
+/* Whether work enqueued on stream now goes into a graph, or may (the query
+ * failed, as on the legacy stream while another stream captures), rather
+ * than running: what it writes is there only once the graph is launched. */
+int gpu_stream_may_capture(void *stream);
 
 /* p->C = fresh device memory for a rows x p->n C in p->layout, for timed
  * products that must leave the caller's C alone. Its leading dimension, in

@@ -6,6 +6,7 @@
 
 #include "../device_copy.h"
 #include "../error.h"
+#include "../gpu_timer.h"
 #include "c_store.h"
 #include "dependent_launch.h"
 
@@ -501,18 +502,6 @@ extern "C" const char *sp24_kernel_name(sp24_kernel k)
                                                                            : "mma.sp (64-row tiles)";
 }
 
-/* Whether work enqueued on stream now may go into a graph (a failed query
- * counts: the legacy stream while another stream captures). */
-static int may_be_captured(void *stream)
-{
-    enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing((cudaStream_t)stream, &status) != cudaSuccess) {
-        cudaGetLastError();
-        return 1;
-    }
-    return status != cudaStreamCaptureStatusNone;
-}
-
 /* g->b_packed with room for need bytes. The buffer it replaces is freed,
  * unless a captured call packed B into it: a graph may still use it, so it
  * is kept until the handle is freed. */
@@ -574,7 +563,7 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
                            (uintptr_t)dB % 16 == 0;
     size_t need = b_in_place ? 0 : (size_t)(n_pad * g->cols_pad * g->elem_bytes);
     if (need > g->b_packed_bytes) TCSPMM_TRY(grow_b_packed(g, need));
-    if (need > 0 && may_be_captured(stream)) g->b_packed_captured = 1;
+    if (need > 0 && gpu_stream_may_capture(stream)) g->b_packed_captured = 1;
     cudaStream_t s = (cudaStream_t)stream;
     if (elem == ELEM_TF32)
         return run_elem<ELEM_TF32>(g, n, alpha, dB, b_type, ldb, beta, dC, c16, ldc, row_major,
