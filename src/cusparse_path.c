@@ -272,8 +272,9 @@ tcspmm_status cusparse_path_spmm(cusparse_path *p, int alg, int64_t n, float alp
             A, B, &beta, C, CUDA_R_32F, (cusparseSpMMAlg_t)alg, p->alg[a].work);
         if (s != CUSPARSE_STATUS_NOT_SUPPORTED) st = TCSPMM_CUSPARSE(s); /* else: none to do */
         p->alg[a].pre = shape;
-        /* a preprocessing captured runs only with the graph */
-        p->alg[a].pre_valid = !st && !gpu_stream_may_capture(stream);
+        int captured = 1; /* then the preprocessing runs only with the graph */
+        if (!st) st = gpu_stream_capturing(stream, &captured);
+        p->alg[a].pre_valid = !st && !captured;
     } else if (stale) { /* a call of another shape may use the workspace as it likes */
         p->alg[a].pre_valid = 0;
     }
@@ -376,11 +377,9 @@ tcspmm_status cusparse_path_pick_alg(cusparse_path *p, int64_t n, float alpha, c
         /* Not inside a graph capture (the race synchronizes on its events),
          * nor on the legacy stream while another stream captures: a shape
          * whose direct call had no room to time is captured untimed. */
-        enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-        const cudaError_t e = cudaStreamIsCapturing((cudaStream_t)stream, &capturing);
-        const int forbids = gpu_capture_forbids(e);
-        if (!forbids) TCSPMM_TRY(TCSPMM_CUDA(e));
-        if (forbids || capturing != cudaStreamCaptureStatusNone) {
+        int capturing;
+        TCSPMM_TRY(gpu_stream_capturing(stream, &capturing));
+        if (capturing) {
             *alg = CUSPARSE_SPMM_ALG_DEFAULT;
             return TCSPMM_SUCCESS;
         }

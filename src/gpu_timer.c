@@ -1,6 +1,6 @@
 /* gpu_timer.c: event timing of GPU work with L2 flushed before each run,
  * the scratch C of timed products, whether a capture forbids a call, and
- * whether a stream may be capturing (gpu_timer.h). */
+ * whether a stream is capturing (gpu_timer.h). */
 #include "gpu_timer.h"
 
 #include "error.h"
@@ -90,14 +90,15 @@ int gpu_capture_forbids(cudaError_t e)
     return 1;
 }
 
-int gpu_stream_may_capture(void *stream)
+tcspmm_status gpu_stream_capturing(void *stream, int *capturing)
 {
     enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing((cudaStream_t)stream, &status) != cudaSuccess) {
-        cudaGetLastError();
-        return 1;
-    }
-    return status != cudaStreamCaptureStatusNone;
+    const cudaError_t e = cudaStreamIsCapturing((cudaStream_t)stream, &status);
+    *capturing = 1;
+    if (gpu_capture_forbids(e)) return TCSPMM_SUCCESS;
+    TCSPMM_TRY(TCSPMM_CUDA(e));
+    *capturing = status != cudaStreamCaptureStatusNone;
+    return TCSPMM_SUCCESS;
 }
 
 tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu_product *p)

@@ -56,10 +56,11 @@ typedef struct gpu_product {
  * stream syncing with a capturing one); the error is cleared then. */
 int gpu_capture_forbids(cudaError_t e);
 
-/* Whether work enqueued on stream now goes into a graph, or may (the query
- * failed, as on the legacy stream while another stream captures), rather
- * than running: what it writes is there only once the graph is launched. */
-int gpu_stream_may_capture(void *stream);
+/* *capturing = whether work enqueued on stream now goes into a graph rather
+ * than running (what it writes is there only once the graph is launched,
+ * and nothing may wait for it); 1 also where a capture forbids the query
+ * (gpu_capture_forbids). Another failure of the query is returned. */
+tcspmm_status gpu_stream_capturing(void *stream, int *capturing);
 
 /* p->C = fresh device memory for a rows x p->n C in p->layout, for timed
  * products that must leave the caller's C alone. Its leading dimension, in

@@ -137,11 +137,9 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     *path = measured_path(s, alg3);
     if (*path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
     *path = TCSPMM_PATH_HRPB;
-    enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-    cudaError_t e = cudaStreamIsCapturing((cudaStream_t)stream, &capturing);
-    if (gpu_capture_forbids(e)) return TCSPMM_SUCCESS;
-    TCSPMM_TRY(TCSPMM_CUDA(e));
-    if (capturing != cudaStreamCaptureStatusNone) return TCSPMM_SUCCESS; /* the graph keeps HRPB */
+    int capturing;
+    TCSPMM_TRY(gpu_stream_capturing(stream, &capturing));
+    if (capturing) return TCSPMM_SUCCESS; /* the graph keeps HRPB */
     const gpu_product call = {n, ldb, 0, alpha, beta, dB, NULL, layout, stream};
     return wait_or_measure(t, s, hrpb, cusparse, &call, dC, ldc, alg3, path, stop);
 }

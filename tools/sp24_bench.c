@@ -449,10 +449,7 @@ int main(int argc, char **argv)
     printf("device: %s, %s; median of %d, L2 flushed; ms and TFLOP/s (2*M*N*K); ours = %s; "
            "mma.sp = the warp kernel (16-bit B; tf32: fp32 B) where ours is wgmma.sp; "
            "vs = time(other) / time(ours); diff = rel. Frobenius difference to cuBLAS\n\n",
-           prop.name, lt, ctx.reps,
-           sp24_kernel_name(sp24_wgmma_usable()                        ? SP24_KERNEL_WGMMA
-                            : sp24_kernel_usable(SP24_KERNEL_MMA_SP) ? SP24_KERNEL_MMA_SP
-                                                                     : SP24_KERNEL_MMA_SP_SMALL));
+           prop.name, lt, ctx.reps, sp24_kernel_name(sp24_kernel_default()));
     printf("| prec | M=K | N | ours 16-bit B | ours 16-bit B, C | ours fp32 B | mma.sp | "
            "cuSPARSELt | cuBLAS dense | HRPB | vs cuSPARSELt | vs cuSPARSELt, 16-bit C | "
            "vs cuBLAS | diff ours16 ours16c ours32 Lt HRPB |\n");

@@ -46,6 +46,10 @@ typedef enum sp24_kernel {
  * memory; mma.sp on 64x64 tiles on every device the library builds for. */
 int sp24_kernel_usable(sp24_kernel k);
 
+/* The kernel sp24_gpu_upload picks on the current device: the first usable
+ * of SP24_KERNEL_WGMMA, SP24_KERNEL_MMA_SP and SP24_KERNEL_MMA_SP_SMALL. */
+sp24_kernel sp24_kernel_default(void);
+
 /* Copies s to the current device. */
 tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out);
 
@@ -84,8 +88,7 @@ tcspmm_status sp24_gpu_set_values(sp24_gpu *g, const int64_t *row_ptr, const int
 tcspmm_status sp24_gpu_download_entries(const sp24_gpu *g, const csr_gpu *pattern,
                                         tcspmm_csr *out);
 
-/* The kernel g runs: at upload, the first usable of SP24_KERNEL_WGMMA,
- * SP24_KERNEL_MMA_SP and SP24_KERNEL_MMA_SP_SMALL. */
+/* The kernel g runs (sp24_kernel_default until sp24_gpu_set_kernel). */
 sp24_kernel sp24_gpu_kernel(const sp24_gpu *g);
 
 /* Makes g run kernel k (tests and benchmarks compare them):

@@ -435,14 +435,12 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     if (!st) st = device_copy_in(&g->values, s->values, vbytes, cudaMemcpyHostToDevice);
     if (!st) st = device_copy_in((void **)&g->meta, s->meta, ebytes, cudaMemcpyHostToDevice);
     const int big = big_tiles_fit();
+    g->kernel = sp24_kernel_default();
     if (!st) {
         int e = elem_of(s->precision);
         st = e == ELEM_TF32 ? prepare_elem<ELEM_TF32>(big)
              : e == ELEM_BF16 ? prepare_elem<ELEM_BF16>(big) : prepare_elem<ELEM_FP16>(big);
     }
-    g->kernel = sp24_wgmma_usable() ? SP24_KERNEL_WGMMA
-                : big               ? SP24_KERNEL_MMA_SP
-                                    : SP24_KERNEL_MMA_SP_SMALL;
     if (!st && g->kernel == SP24_KERNEL_WGMMA) st = sp24_wgmma_prepare(s->precision);
     if (!st && g->kernel == SP24_KERNEL_WGMMA)
         st = sp24_wgmma_maps_new(s->precision, g->values, g->meta, g->rows_pad, g->cols_pad,
@@ -471,12 +469,19 @@ extern "C" int sp24_kernel_usable(sp24_kernel k)
     return k == SP24_KERNEL_MMA_SP_SMALL || (k == SP24_KERNEL_MMA_SP && big_tiles_fit());
 }
 
+extern "C" sp24_kernel sp24_kernel_default(void)
+{
+    return sp24_wgmma_usable()                        ? SP24_KERNEL_WGMMA
+           : sp24_kernel_usable(SP24_KERNEL_MMA_SP) ? SP24_KERNEL_MMA_SP
+                                                    : SP24_KERNEL_MMA_SP_SMALL;
+}
+
 extern "C" int sp24_gpu_takes_rows(int64_t rows)
 {
     const int64_t rows_pad = (rows > 0 ? rows : 1) + SP24_ROW_TILE - 1;
-    const sp24_kernel k = sp24_kernel_usable(SP24_KERNEL_MMA_SP) ? SP24_KERNEL_MMA_SP
-                                                                 : SP24_KERNEL_MMA_SP_SMALL;
-    return sp24_wgmma_usable() || mma_sp_takes_rows(k, rows_pad / SP24_ROW_TILE * SP24_ROW_TILE);
+    const sp24_kernel k = sp24_kernel_default();
+    return k == SP24_KERNEL_WGMMA ||
+           mma_sp_takes_rows(k, rows_pad / SP24_ROW_TILE * SP24_ROW_TILE);
 }
 
 extern "C" sp24_kernel sp24_gpu_kernel(const sp24_gpu *g) { return g->kernel; }
@@ -563,7 +568,8 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
                            (uintptr_t)dB % 16 == 0;
     size_t need = b_in_place ? 0 : (size_t)(n_pad * g->cols_pad * g->elem_bytes);
     if (need > g->b_packed_bytes) TCSPMM_TRY(grow_b_packed(g, need));
-    if (need > 0 && gpu_stream_may_capture(stream)) g->b_packed_captured = 1;
+    if (need > 0 && !g->b_packed_captured)
+        TCSPMM_TRY(gpu_stream_capturing(stream, &g->b_packed_captured));
     cudaStream_t s = (cudaStream_t)stream;
     if (elem == ELEM_TF32)
         return run_elem<ELEM_TF32>(g, n, alpha, dB, b_type, ldb, beta, dC, c16, ldc, row_major,
