@@ -1,5 +1,5 @@
-/* call_scope.c: call_scope_enter, call_scope_leave and
- * call_scope_check_pending (call_scope.h). */
+/* call_scope.c: call_scope_enter, call_scope_leave,
+ * call_scope_check_pending and call_scope_open (call_scope.h). */
 #include "call_scope.h"
 
 cudaError_t call_scope_enter(call_scope *s, int device)
@@ -37,4 +37,10 @@ tcspmm_status call_scope_check_pending(const char *fn)
                        "%s: a CUDA error from before this call was pending: %s (%s); nothing "
                        "was done and the error is left for the caller (cudaGetLastError)",
                        fn, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+tcspmm_status call_scope_open(call_scope *s, int device, const char *fn)
+{
+    TCSPMM_TRY(call_scope_check_pending(fn));
+    return TCSPMM_CUDA(call_scope_enter(s, device));
 }

@@ -34,4 +34,9 @@ void call_scope_leave(const call_scope *s);
  * by tests/gpu_pending_error.c.) */
 tcspmm_status call_scope_check_pending(const char *fn);
 
+/* How public call fn that works on device starts: call_scope_check_pending,
+ * then call_scope_enter, either failure returned as a status with its
+ * message (nothing changed then). */
+tcspmm_status call_scope_open(call_scope *s, int device, const char *fn);
+
 #endif

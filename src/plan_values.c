@@ -147,9 +147,8 @@ tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, voi
                            "opt.updatable_values = 1");
     if (plan->info.nnz == 0) return TCSPMM_SUCCESS;
     if (plan->device < 0) return set_values(plan, values, stream);
-    TCSPMM_TRY(call_scope_check_pending("tcspmm_plan_set_values"));
     call_scope scope;
-    TCSPMM_TRY(TCSPMM_CUDA(call_scope_enter(&scope, plan->device)));
+    TCSPMM_TRY(call_scope_open(&scope, plan->device, "tcspmm_plan_set_values"));
     tcspmm_status st = set_values(plan, values, stream);
     call_scope_leave(&scope);
     return st;

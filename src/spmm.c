@@ -132,9 +132,8 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_spmm: the plan has no GPU (%s); "
                            "use tcspmm_spmm_host", plan->path_reason);
     if (n == 0 || plan->info.rows == 0) return TCSPMM_SUCCESS;
-    TCSPMM_TRY(call_scope_check_pending("tcspmm_spmm"));
     call_scope scope;
-    TCSPMM_TRY(TCSPMM_CUDA(call_scope_enter(&scope, plan->device)));
+    TCSPMM_TRY(call_scope_open(&scope, plan->device, "tcspmm_spmm"));
     tcspmm_status st = product(plan, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc, layout, stream);
     call_scope_leave(&scope);
     return st;
@@ -170,9 +169,8 @@ tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, 
     tcspmm_clear_error();
     TCSPMM_TRY(check_args("tcspmm_spmm_host", plan, n, alpha, B, ldb, beta, C, ldc, layout));
     if (plan->A.row_ptr) return csr_spmm_f64(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
-    TCSPMM_TRY(call_scope_check_pending("tcspmm_spmm_host"));
     call_scope scope;
-    TCSPMM_TRY(TCSPMM_CUDA(call_scope_enter(&scope, plan->device)));
+    TCSPMM_TRY(call_scope_open(&scope, plan->device, "tcspmm_spmm_host"));
     tcspmm_status st = host_product_of_device_copy(plan, n, alpha, B, ldb, beta, C, ldc, layout);
     call_scope_leave(&scope);
     return st;
