@@ -7,8 +7,8 @@
  * failed and where (file:line for Matrix Market parse errors).
  *
  * A call that works on a GPU (plan creation where there is one,
- * tcspmm_spmm, tcspmm_plan_set_values, tcspmm_spmm_host on a device plan)
- * first looks for a CUDA error already pending on the calling thread (one
+ * tcspmm_spmm, tcspmm_plan_set_values, tcspmm_spmm_host on a device plan,
+ * tcspmm_csr_transpose_device) first looks for a CUDA error already pending on the calling thread (one
  * cudaGetLastError has not read, or a fault of earlier work): if there is
  * one, it does nothing and returns TCSPMM_ERROR_CUDA naming it, and leaves
  * the error for the caller to read. */

@@ -11,6 +11,10 @@
 
 #include <cuda_runtime.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct call_scope {
     int caller_device;
     enum cudaStreamCaptureMode caller_mode;
@@ -38,5 +42,9 @@ tcspmm_status call_scope_check_pending(const char *fn);
  * then call_scope_enter, either failure returned as a status with its
  * message (nothing changed then). */
 tcspmm_status call_scope_open(call_scope *s, int device, const char *fn);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -31,4 +31,4 @@ tcspmm_add_test(gpu_device_input SOURCES gpu_device_input.c device_csr.c matgen.
 # A plan on one GPU leaves the caller's current device alone (label gpu; two GPUs to mean it).
 tcspmm_add_test(gpu_devices SOURCES gpu_devices.c matgen.c LABELS gpu)
 # A CUDA error the caller left pending stays the caller's (label gpu).
-tcspmm_add_test(gpu_pending_error SOURCES gpu_pending_error.c matgen.c LABELS gpu)
+tcspmm_add_test(gpu_pending_error SOURCES gpu_pending_error.c device_csr.c matgen.c LABELS gpu)

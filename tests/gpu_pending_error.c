@@ -1,8 +1,8 @@
 /* gpu_pending_error.c: a CUDA error the caller left pending (here a failed
  * cudaMalloc it has not read) is not reported as the library's own. On the
  * HRPB, cuSPARSE and measured auto paths, tcspmm_spmm,
- * tcspmm_plan_set_values and tcspmm_spmm_host, and tcspmm_plan_create,
- * return TCSPMM_ERROR_CUDA naming it, leave C as it was and the error
+ * tcspmm_plan_set_values and tcspmm_spmm_host, and tcspmm_plan_create and
+ * tcspmm_csr_transpose_device, return TCSPMM_ERROR_CUDA naming it, leave C as it was and the error
  * pending; once the caller has read it, the same plan's products are right
  * (against float64). An event
  * query that answers cudaErrorNotReady leaves nothing pending (CUDA 13), so
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "device_csr.h"
 #include "harness.h"
 #include "matgen.h"
 
@@ -76,6 +77,27 @@ static void check_path(tcspmm_csr *A, tcspmm_path path)
     tcspmm_plan_destroy(plan);
 }
 
+/* The device transpose refused with the error pending and out left empty;
+ * once the caller has read it, the same call gives A^T (the host's arrays). */
+static void check_transpose(const tcspmm_csr *A)
+{
+    csr_gpu g;
+    tcspmm_csr dA, dT, T, host_T;
+    device_csr_upload(A, &g, &dA);
+    leave_error_pending();
+    check_refused(tcspmm_csr_transpose_device(&dA, &dT, NULL), "tcspmm_csr_transpose_device");
+    CHECK(dT.row_ptr == NULL && dT.col_idx == NULL && dT.values == NULL);
+    CHECK(cudaGetLastError() == cudaErrorMemoryAllocation);
+    CHECK_OK(tcspmm_csr_transpose_device(&dA, &dT, NULL));
+    device_csr_download(&dT, &T);
+    CHECK_OK(tcspmm_csr_transpose(A, &host_T));
+    CHECK(tests_csr_equal(&T, &host_T));
+    tcspmm_csr_free(&host_T);
+    tcspmm_csr_free(&T);
+    tcspmm_csr_free_device(&dT);
+    csr_gpu_free(&g);
+}
+
 static void CUDART_CB sleep_200ms(void *unused)
 {
     (void)unused;
@@ -120,6 +142,7 @@ int main(void)
     CHECK(plan == NULL);
     CHECK(cudaGetLastError() == cudaErrorMemoryAllocation);
 
+    check_transpose(&A);
     check_after_not_ready(&A);
     tcspmm_csr_free(&A);
     return tests_finish();

@@ -241,6 +241,13 @@ static void test_rejects(void)
     CHECK(sp24_gpu_spmm(g, 4, 1.f, d, F32, 4, 0.f, d, F32, 19, TCSPMM_LAYOUT_COL_MAJOR, NULL) ==
           TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK_OK(sp24_gpu_spmm(g, 0, 1.f, d, F32, 1, 0.f, d, F32, 1, R, NULL));
+    if (sp24_gpu_kernel(g) == SP24_KERNEL_WGMMA) { /* refused before packing B (no OOM) */
+        const int64_t n = INT32_MAX; /* padded past the tensor maps' range */
+        CHECK(sp24_gpu_spmm(g, n, 1.f, d, F32, n, 0.f, d, F32, n, R, NULL) ==
+              TCSPMM_ERROR_UNSUPPORTED);
+        CHECK(strstr(tcspmm_last_error(), "range") != NULL);
+        CHECK(cudaPeekAtLastError() == cudaSuccess);
+    }
     cudaFree(d);
     sp24_gpu_free(g);
     sp24_free(&s);

@@ -14,6 +14,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <string.h>
 
+#include "../call_scope.h"
 #include "../csr_gpu.h"
 #include "../device_copy.h"
 #include "../error.h"
@@ -122,6 +123,7 @@ extern "C" tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm
         cudaGetLastError();
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "%s: no CUDA device", fn);
     }
+    TCSPMM_TRY(call_scope_check_pending(fn));
     TCSPMM_TRY(csr_gpu_check_caller_arrays(A, fn, host_fn));
     if (source && A->nnz > 0)
         TCSPMM_TRY(check_device_pointer(source, "tcspmm_csr_transpose_device: source",

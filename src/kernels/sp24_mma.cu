@@ -566,6 +566,8 @@ extern "C" tcspmm_status sp24_gpu_spmm(sp24_gpu *g, int64_t n, float alpha, cons
     const int b_in_place = g->kernel == SP24_KERNEL_WGMMA && b_type != SP24_DATA_FP32 &&
                            g->cols > 0 && ldb % 8 == 0 && ldb < ((int64_t)1 << 39) &&
                            (uintptr_t)dB % 16 == 0;
+    if (g->kernel == SP24_KERNEL_WGMMA) /* before B's buffer grows for a size it cannot run */
+        TCSPMM_TRY(sp24_wgmma_check_sizes(g->rows, g->rows_pad, g->cols_pad, n, n_pad));
     size_t need = b_in_place ? 0 : (size_t)(n_pad * g->cols_pad * g->elem_bytes);
     if (need > g->b_packed_bytes) TCSPMM_TRY(grow_b_packed(g, need));
     if (need > 0 && !g->b_packed_captured)

@@ -1017,12 +1017,19 @@ extern "C" tcspmm_status sp24_wgmma_prepare(tcspmm_precision p)
     return prepare_precision<TCSPMM_PRECISION_FP16>();
 }
 
-extern "C" tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream)
+extern "C" tcspmm_status sp24_wgmma_check_sizes(int64_t rows, int64_t rows_pad, int64_t cols_pad,
+                                                int64_t n, int64_t n_pad)
 {
-    if (a->rows_pad > INT32_MAX || a->n_pad > INT32_MAX || a->cols_pad > INT32_MAX)
+    if (rows_pad > INT32_MAX || n_pad > INT32_MAX || cols_pad > INT32_MAX)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "sp24_wgmma: %lld x %lld (n = %lld) exceeds the tensor maps' range",
-                           (long long)a->rows, (long long)a->cols_pad, (long long)a->n);
+                           (long long)rows, (long long)cols_pad, (long long)n);
+    return TCSPMM_SUCCESS;
+}
+
+extern "C" tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream)
+{
+    TCSPMM_TRY(sp24_wgmma_check_sizes(a->rows, a->rows_pad, a->cols_pad, a->n, a->n_pad));
     if (a->precision == TCSPMM_PRECISION_TF32)
         return run_precision<TCSPMM_PRECISION_TF32>(a, stream);
     if (a->precision == TCSPMM_PRECISION_BF16)

@@ -56,7 +56,12 @@ int sp24_wgmma_usable(void);
  * device (once, at upload; launches then skip it). */
 tcspmm_status sp24_wgmma_prepare(tcspmm_precision precision);
 
-/* C = alpha*A*B + beta*C, enqueued on stream. */
+/* TCSPMM_ERROR_UNSUPPORTED, saying why, where a padded size passes the
+ * tensor maps' 32-bit range: callers ask before they allocate for it. */
+tcspmm_status sp24_wgmma_check_sizes(int64_t rows, int64_t rows_pad, int64_t cols_pad, int64_t n,
+                                     int64_t n_pad);
+
+/* C = alpha*A*B + beta*C, enqueued on stream (sizes checked as above). */
 tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream);
 
 #ifdef __cplusplus
