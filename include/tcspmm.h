@@ -89,11 +89,11 @@ tcspmm_status tcspmm_csr_validate(const tcspmm_csr *A);
 tcspmm_status tcspmm_csr_transpose(const tcspmm_csr *A, tcspmm_csr *out);
 
 /* tcspmm_csr_transpose for a CSR whose arrays are in GPU memory (a GNN
- * code's adjacency matrix), on the GPU: *out = A^T in freshly allocated
- * device arrays (free them with tcspmm_csr_free_device), the same arrays
- * tcspmm_csr_transpose would give. source, when not NULL, is a device array
- * of nnz entries that gets, for each entry j of A^T, the entry of A it came
- * from: out->values[j] = A->values[source[j]], so new values of A (a plan
+ * code's adjacency matrix), on the current GPU, whose memory they must be
+ * in: *out = A^T in freshly allocated device arrays (free them with
+ * tcspmm_csr_free_device), the same arrays tcspmm_csr_transpose would give.
+ * source, when not NULL, is a device array of nnz entries that gets, for
+ * each entry j of A^T, the entry of A it came from: out->values[j] = A->values[source[j]], so new values of A (a plan
  * made with opt.updatable_values) map onto A^T by one gather. A is checked
  * on the device as tcspmm_plan_create_device checks it; rows and nnz must
  * be below 2^31 - 1; out must not be A. Synchronous, on the legacy default
@@ -183,7 +183,7 @@ typedef struct tcspmm_plan tcspmm_plan;
  * usable GPU the plan is still made, runs on the CPU path only, and says so
  * in info. With a GPU, A's entries are validated and HRPB is built there
  * (rows and nnz below 2^31 - 1; else on the host). A value of magnitude
- * 3.40277e38 or more (within 2^-13 of FLT_MAX) would become Inf in the HRPB
+ * 3.40199e38 or more (within 2^-12 of FLT_MAX) would become Inf in the HRPB
  * kernel's TF32 rounding: an HRPB plan refuses it (TCSPMM_ERROR_UNSUPPORTED)
  * and an auto plan takes cuSPARSE; likewise an auto plan of a structured
  * matrix whose values overflow the requested 16-bit or tf32 precision does
@@ -192,7 +192,9 @@ tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
                                  tcspmm_plan **plan);
 
 /* tcspmm_plan_create for a matrix already in GPU memory: A's row_ptr,
- * col_idx and values are device pointers (sizes as in a host CSR). A is
+ * col_idx and values are device pointers (sizes as in a host CSR) of the
+ * plan's device or managed memory (another device's are refused,
+ * TCSPMM_ERROR_INVALID_ARGUMENT, as are B, C and new values there). A is
  * copied on the device, validated and built into HRPB there; the caller may
  * free it afterwards. Needs a GPU (TCSPMM_ERROR_NO_DEVICE otherwise) and
  * rows and nnz below 2^31 - 1. The cpu and sparse24 paths (which compresses
@@ -202,9 +204,9 @@ tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
 tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_options *opt,
                                         tcspmm_plan **plan);
 
-/* C = alpha*A*B + beta*C on device pointers: A is rows x cols, B is
- * cols x n and C is rows x n, both in the given layout with leading
- * dimensions ldb and ldc; B and C must not overlap. Enqueued on stream (a
+/* C = alpha*A*B + beta*C on device pointers (the plan's device): A is
+ * rows x cols, B is cols x n and C is rows x n, both in the given layout
+ * with leading dimensions ldb and ldc; B and C must not overlap. Enqueued on stream (a
  * cudaStream_t; NULL is the legacy default stream); returns once the work is
  * enqueued. beta == 0 means C is not read (it may hold NaN). Safe to call
  * many times, one call at a time per plan (a plan keeps state across calls:
@@ -236,10 +238,14 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * tcspmm_plan_set_values) runs with the calling thread's capture mode
  * relaxed, so the allocations and synchronizations of a first call on a
  * stream that is not capturing leave another stream's capture intact.
- * Non-finite B: the tensor-core paths multiply A's structural zeros inside a
- * panel's blocks too, so an Inf or NaN in a row of B can reach rows of C
+ * Non-finite B: a NaN in B gives NaN in the rows of C whose A rows touch it
+ * on every path. The tensor-core paths multiply A's structural zeros inside
+ * a panel's blocks too, so an Inf or NaN in a row of B can reach rows of C
  * whose A rows do not touch that row (the cuSPARSE path keeps IEEE
- * semantics per non-zero). */
+ * semantics per non-zero). In FP32 mode (3xTF32) an Inf in B, or a B
+ * element of magnitude 3.40199e38 or more, can give NaN where FP32
+ * arithmetic gives an infinity or a finite value: its TF32 parts are an
+ * infinity and what is left of it. */
 tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
                           int64_t ldb, float beta, float *dC, int64_t ldc,
                           tcspmm_layout layout, void *stream);
@@ -335,7 +341,7 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * naming the first bad index, and the plan keeps its values), and on the
  * sparse24 path below the magnitude its precision rounds to infinity
  * (65520 for fp16), where the plan runs HRPB below the magnitude its TF32
- * rounding does (3.40277e38, within 2^-13 of FLT_MAX; else
+ * rounding does (3.40199e38, within 2^-12 of FLT_MAX; else
  * TCSPMM_ERROR_UNSUPPORTED, the same way): device
  * values by a kernel on stream (a cudaStream_t; NULL: the legacy default
  * stream), which the call then synchronizes; host values on the host.

@@ -17,18 +17,25 @@ tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cud
     return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, kind));
 }
 
-tcspmm_status is_device_memory(const void *p, int *on_device)
+tcspmm_status is_device_memory(const void *p, const char *what, int *on_device)
 {
     struct cudaPointerAttributes attr;
     TCSPMM_TRY(TCSPMM_CUDA(cudaPointerGetAttributes(&attr, p)));
     *on_device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+    if (attr.type != cudaMemoryTypeDevice) return TCSPMM_SUCCESS;
+    int current = 0;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&current)));
+    if (attr.device != current)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "%s is memory of device %d, and this call runs on device %d: copy it "
+                           "there first", what, attr.device, current);
     return TCSPMM_SUCCESS;
 }
 
 tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead)
 {
     int on_device = 0;
-    TCSPMM_TRY(is_device_memory(p, &on_device));
+    TCSPMM_TRY(is_device_memory(p, what, &on_device));
     if (!on_device)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s is not device memory (%s)", what,
                            instead);

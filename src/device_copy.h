@@ -19,12 +19,15 @@ tcspmm_status device_alloc(void **p, size_t bytes);
  * as kind says); NULL, with nothing allocated, when bytes is 0. */
 tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
 
-/* *on_device = whether p is device (or managed) memory. */
-tcspmm_status is_device_memory(const void *p, int *on_device);
+/* *on_device = whether p is device (or managed) memory. Memory of a device
+ * other than the current one is refused, naming what: the call's kernels
+ * would fault on it (without peer access) and poison the whole CUDA
+ * context. */
+tcspmm_status is_device_memory(const void *p, const char *what, int *on_device);
 
 /* Refuses host pointers where device memory is needed (a kernel reading
  * them would fault and poison the whole CUDA context): "<what> is not
- * device memory (<instead>)". */
+ * device memory (<instead>)"; and another device's, as above. */
 tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead);
 
 #ifdef __cplusplus

@@ -269,7 +269,7 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     if (auto_on_gpu && structured)
         TCSPMM_TRY(values_below(plan, dA, sp24_overflow_limit(prec), &values_fit));
     structured = structured && values_fit;
-    int hrpb_fit = 1; /* HRPB's TF32 rounding overflows values within 2^-13 of FLT_MAX */
+    int hrpb_fit = 1; /* HRPB's TF32 rounding overflows values within 2^-12 of FLT_MAX */
     if (plan->device >= 0 && (want == TCSPMM_PATH_HRPB || (auto_on_gpu && !structured)))
         TCSPMM_TRY(values_below(plan, dA, hrpb_value_limit(), &hrpb_fit));
     if (want == TCSPMM_PATH_HRPB && !hrpb_fit)

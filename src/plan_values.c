@@ -102,7 +102,8 @@ static tcspmm_status replace_values(tcspmm_plan *plan, const float *values, void
 {
     const size_t bytes = (size_t)plan->info.nnz * sizeof(float);
     int on_device = 0;
-    if (plan->device >= 0) TCSPMM_TRY(is_device_memory(values, &on_device));
+    if (plan->device >= 0)
+        TCSPMM_TRY(is_device_memory(values, "tcspmm_plan_set_values: values", &on_device));
     TCSPMM_TRY(check_values(plan, values, on_device, stream));
 
     const int needs_host = plan->A.values != NULL;

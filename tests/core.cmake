@@ -29,6 +29,8 @@ set_tests_properties(gpu_oom PROPERTIES RUN_SERIAL TRUE)
 # Plans from a CSR already in device memory (label gpu).
 tcspmm_add_test(gpu_device_input SOURCES gpu_device_input.c device_csr.c matgen.c sparse24_gen.c LABELS gpu)
 # A plan on one GPU leaves the caller's current device alone (label gpu; two GPUs to mean it).
-tcspmm_add_test(gpu_devices SOURCES gpu_devices.c matgen.c LABELS gpu)
+tcspmm_add_test(gpu_devices SOURCES gpu_devices.c device_csr.c matgen.c LABELS gpu)
 # A CUDA error the caller left pending stays the caller's (label gpu).
 tcspmm_add_test(gpu_pending_error SOURCES gpu_pending_error.c device_csr.c matgen.c LABELS gpu)
+# A NaN in B reaches C on every GPU path (label gpu).
+tcspmm_add_test(gpu_nan_b SOURCES gpu_nan_b.c matgen.c sparse24_gen.c LABELS gpu)

@@ -3,12 +3,16 @@
  * values that change) are made, multiplied on device 0's arrays, given new
  * values, multiplied on the host and destroyed while device 1 is current,
  * which must stay current after every call; their products are checked
- * against float64. With one GPU the products are checked on device 0 and
- * the device check cannot fail (it says so). */
+ * against float64. Device 1's memory given to calls that run on device 0
+ * (B, C, new values, a device CSR) is refused, naming it, with no CUDA
+ * error left behind. With one GPU the products are checked on device 0 and
+ * the device checks cannot fail (it says so). */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "device_csr.h"
 #include "error.h"
 #include "harness.h"
 #include "matgen.h"
@@ -88,6 +92,53 @@ static void check_path(tcspmm_csr *A, tcspmm_path path)
     check_still_current("tcspmm_plan_destroy");
 }
 
+/* st: a call's refusal of device 1's memory, which it names. */
+static void check_refused(tcspmm_status st, const char *what)
+{
+    CHECK(st == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "memory of device 1") != NULL);
+    CHECK(cudaPeekAtLastError() == cudaSuccess);
+    printf("  %s: %s\n", what, tcspmm_last_error());
+}
+
+/* Device 1's arrays given to calls that run on device 0 (two GPUs). */
+static void check_other_device(tcspmm_csr *A)
+{
+    tcspmm_options opt;
+    tcspmm_options_init(&opt);
+    opt.device = 0;
+    opt.path = TCSPMM_PATH_HRPB;
+    opt.updatable_values = 1;
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    if (!plan) return;
+    CHECK_OK(TCSPMM_CUDA(cudaSetDevice(1)));
+    csr_gpu g1;
+    tcspmm_csr dA1;
+    device_csr_upload(A, &g1, &dA1); /* its arrays: device 1's, as B and C below */
+    float *dB1 = NULL, *dC1 = NULL;
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dB1, (size_t)(A->cols * 8) * sizeof(float))));
+    CHECK_OK(TCSPMM_CUDA(cudaMalloc((void **)&dC1, (size_t)(A->rows * 8) * sizeof(float))));
+    printf("device 1's memory on device 0:\n");
+    check_refused(tcspmm_spmm(plan, 8, 1.0f, dB1, 8, 0.0f, dC1, 8, TCSPMM_LAYOUT_ROW_MAJOR, NULL),
+                  "tcspmm_spmm");
+    check_refused(tcspmm_plan_set_values(plan, dA1.values, NULL), "tcspmm_plan_set_values");
+    tcspmm_plan *other = NULL;
+    check_refused(tcspmm_plan_create_device(&dA1, &opt, &other), "tcspmm_plan_create_device");
+    CHECK(other == NULL);
+    CHECK_OK(TCSPMM_CUDA(cudaSetDevice(0)));
+    tcspmm_csr dT;
+    check_refused(tcspmm_csr_transpose_device(&dA1, &dT, NULL), "tcspmm_csr_transpose_device");
+    CHECK_OK(TCSPMM_CUDA(cudaSetDevice(caller_device)));
+    check_product(plan, A, 8, "hrpb after the refusals");
+    CHECK_OK(TCSPMM_CUDA(cudaSetDevice(1)));
+    cudaFree(dB1);
+    cudaFree(dC1);
+    csr_gpu_free(&g1);
+    CHECK_OK(TCSPMM_CUDA(cudaSetDevice(caller_device)));
+    tcspmm_plan_destroy(plan);
+}
+
 int main(void)
 {
     tests_require_gpu();
@@ -101,6 +152,7 @@ int main(void)
     CHECK_OK(matgen_random(300, 200, 0.05, next_seed++, &A));
     const tcspmm_path paths[] = {TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE, TCSPMM_PATH_AUTO};
     for (int p = 0; p < 3; p++) check_path(&A, paths[p]);
+    if (devices > 1) check_other_device(&A);
     tcspmm_csr_free(&A);
     return tests_finish();
 }

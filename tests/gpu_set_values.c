@@ -332,7 +332,7 @@ static void structured_with_zeros(sp24_structure structure, uint64_t gen_seed, t
 }
 
 
-/* HRPB's TF32 rounding turns values within 2^-13 of FLT_MAX into Inf, as
+/* HRPB's TF32 rounding turns values within 2^-12 of FLT_MAX into Inf, as
  * tf32's: an HRPB plan refuses them as new values (the largest below is
  * taken); an auto plan of a matrix holding one takes cuSPARSE and says why;
  * a forced HRPB plan of it is refused. */

@@ -248,6 +248,10 @@ static void test_rejects(void)
         CHECK(strstr(tcspmm_last_error(), "range") != NULL);
         CHECK(cudaPeekAtLastError() == cudaSuccess);
     }
+    if (sp24_kernel_default() == SP24_KERNEL_WGMMA) { /* rows padded within the maps' range */
+        const int64_t most = INT32_MAX / SP24_ROW_TILE * SP24_ROW_TILE;
+        CHECK(sp24_gpu_takes_rows(most) && !sp24_gpu_takes_rows(most + 1));
+    }
     cudaFree(d);
     sp24_gpu_free(g);
     sp24_free(&s);
@@ -528,8 +532,8 @@ int main(int argc, char **argv)
         {600, 2100, 65, FP, R, F32, 3, 1.0f, 0.0f, H_FP},
         {1000, 4000, 100, FP, C, H_FP, 0, 1.0f, 0.5f, H_FP},
         {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, H_BF},
-        /* n past 2^21: B packed by a grid of at most 65535 y blocks, each
-         * looping over N (both layouts) */
+        /* n past 2^21: B packed in several launches of at most 65535 y
+         * blocks (both layouts) */
         {5, 7, 2097300, TF, R, F32, 0, 1.0f, 0.5f, F32},
         {9, 40, 2097200, BF, C, F32, 1, 1.0f, 0.0f, F32},
     };

@@ -134,19 +134,27 @@ __device__ __forceinline__ void cp_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 }
 
-/* (x0, x1) rounded to TF32 as one 64-bit value (an MMA operand pair lands in
- * a register pair). The tensor cores read only the top 19 bits of a TF32
+/* x rounded to TF32. The tensor cores read only the top 19 bits of a TF32
  * operand (on the H100 this gave the same errors as cvt.rn: gpu_fp32,
  * bench/results/hrpb-2026-11-23-tf32-round/), so adding half a TF32 ulp
- * (bit 12) to the bits rounds to nearest, ties away from zero, in one
- * integer add that can write any register (the F2FP of cvt.rn wrote in
- * place and cost a move per operand). A carry into the exponent is the
- * correct rounding up; infinities stay infinite; a NaN whose payload lies
- * only in the low 13 bits reads as an infinity. */
+ * (bit 12) to the magnitude's bits rounds to nearest, ties away from zero,
+ * in integer instructions that can write any register (the F2FP of cvt.rn
+ * wrote in place and cost a move per operand). A carry into the exponent is
+ * the correct rounding up; infinities stay infinite. The magnitude stops at
+ * the largest NaN, so a NaN's carry cannot reach the sign and wrap it to a
+ * zero (the NaN GPUs make, 0x7fffffff, did; bench/NOTES.md, session 37); a
+ * NaN whose payload lies only in the low 13 bits reads as an infinity. */
+__device__ __forceinline__ unsigned tf32_bits(float x)
+{
+    const unsigned u = __float_as_uint(x);
+    return min((u & 0x7fffffffu) + 0x1000u, 0x7fffffffu) | (u & 0x80000000u);
+}
+
+/* (x0, x1) rounded to TF32 as one 64-bit value (an MMA operand pair lands in
+ * a register pair). */
 __device__ __forceinline__ unsigned long long tf32_pair(float x0, float x1)
 {
-    const unsigned lo = __float_as_uint(x0) + 0x1000u, hi = __float_as_uint(x1) + 0x1000u;
-    return (unsigned long long)hi << 32 | lo;
+    return (unsigned long long)tf32_bits(x1) << 32 | tf32_bits(x0);
 }
 
 /* What the TF32 pair hi leaves out of (x0, x1), rounded to TF32: x = hi + lo

@@ -56,7 +56,8 @@ tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out);
 /* Whether the kernel sp24_gpu_upload picks on the current device takes a
  * matrix of this many rows (at most 65535 x 128 = 8,388,480 for mma.sp,
  * 4,194,176 for mma.sp on 64x64 tiles: 65535 x 64 rounded down to
- * SP24_ROW_TILE; wgmma.sp has no such bound). */
+ * SP24_ROW_TILE; for wgmma.sp, rows padded to SP24_ROW_TILE within its
+ * tensor maps' 2^31 - 1). */
 int sp24_gpu_takes_rows(int64_t rows);
 
 /* C = alpha*A*B + beta*C with device pointers; B is cols x n of element

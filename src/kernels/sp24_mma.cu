@@ -416,8 +416,8 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
                            "sp24_gpu_upload: not a compressed tf32/bf16/fp16 matrix");
     if (!sp24_gpu_takes_rows(s->rows))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "sp24_gpu_upload: %lld rows exceed the mma.sp kernel's grid",
-                           (long long)s->rows);
+                           "sp24_gpu_upload: %lld rows exceed the %s kernel's bound",
+                           (long long)s->rows, sp24_kernel_name(sp24_kernel_default()));
     sp24_gpu *g = (sp24_gpu *)calloc(1, sizeof *g);
     if (!g) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "sp24_gpu_upload: out of memory");
     g->precision = s->precision;
@@ -478,10 +478,10 @@ extern "C" sp24_kernel sp24_kernel_default(void)
 
 extern "C" int sp24_gpu_takes_rows(int64_t rows)
 {
-    const int64_t rows_pad = (rows > 0 ? rows : 1) + SP24_ROW_TILE - 1;
+    const int64_t rows_pad =
+        ((rows > 0 ? rows : 1) + SP24_ROW_TILE - 1) / SP24_ROW_TILE * SP24_ROW_TILE;
     const sp24_kernel k = sp24_kernel_default();
-    return k == SP24_KERNEL_WGMMA ||
-           mma_sp_takes_rows(k, rows_pad / SP24_ROW_TILE * SP24_ROW_TILE);
+    return k == SP24_KERNEL_WGMMA ? rows_pad <= INT32_MAX : mma_sp_takes_rows(k, rows_pad);
 }
 
 extern "C" sp24_kernel sp24_gpu_kernel(const sp24_gpu *g) { return g->kernel; }

@@ -43,9 +43,8 @@ __device__ __forceinline__ void mbar_expect_tx(uint64_t *bar, uint32_t bytes)
                  : "memory");
 }
 
-/* Arrives on the mbarrier at bar's offset in the shared memory of CTA rank
- * of the cluster (this CTA's own included). Release at CTA scope, as a
- * plain arrive: it tells the producer that a stage's bytes were read (by
+/* Arrives on this CTA's mbarrier bar. Release at CTA scope, as a plain
+ * arrive: it tells the producer that a stage's bytes were read (by
  * wgmma, complete at its wait), not that anything was written; release at
  * cluster scope made every stage 1.5x slower on the H100. */
 __device__ __forceinline__ void mbar_arrive(uint64_t *bar)
@@ -53,6 +52,8 @@ __device__ __forceinline__ void mbar_arrive(uint64_t *bar)
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
 }
 
+/* Arrives on the mbarrier at bar's offset in the shared memory of CTA rank
+ * of the cluster (this CTA's own included). */
 __device__ __forceinline__ void mbar_arrive_cluster(uint64_t *bar, uint32_t rank)
 {
     asm volatile("{\n"
@@ -787,9 +788,10 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 #define PAIR_MIN_WAVES 3
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
- * and split K (then a beta pass over C and atomic adds) cost about 30% of
- * the product. Since split K adds its parts inside a cluster, 1.1 in place
- * of 1.3 changed nothing beyond noise (bench/NOTES.md, sixteenth session). */
+ * and split K cost about 30% of the product when its parts were added
+ * atomically after a beta pass over C. It now adds them inside a cluster;
+ * 1.1 in place of 1.3 changed nothing beyond noise there (bench/NOTES.md,
+ * sixteenth session), so 1.3 stays. */
 #define MID_SPEED 0.78
 #define SPLIT_PENALTY 1.3
 
