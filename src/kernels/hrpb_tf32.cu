@@ -134,20 +134,22 @@ __device__ __forceinline__ void cp_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 }
 
-/* x rounded to TF32. The tensor cores read only the top 19 bits of a TF32
- * operand (on the H100 this gave the same errors as cvt.rn: gpu_fp32,
- * bench/results/hrpb-2026-11-23-tf32-round/), so adding half a TF32 ulp
- * (bit 12) to the magnitude's bits rounds to nearest, ties away from zero,
- * in integer instructions that can write any register (the F2FP of cvt.rn
- * wrote in place and cost a move per operand). A carry into the exponent is
- * the correct rounding up; infinities stay infinite. The magnitude stops at
- * the largest NaN, so a NaN's carry cannot reach the sign and wrap it to a
- * zero (the NaN GPUs make, 0x7fffffff, did; bench/NOTES.md, session 37); a
- * NaN whose payload lies only in the low 13 bits reads as an infinity. */
+/* x rounded to TF32, to nearest (ties to even on sm_90, where cvt.rn.tf32
+ * exists; away from zero below): a NaN stays a NaN, an infinity infinite.
+ * Adding half a TF32 ulp (bit 12) to the bits, which the tensor cores then
+ * read the top 19 of, was 1.1-1.3% faster (the F2FP of cvt writes in place
+ * and costs a move into the MMA's register pair), but a NaN's carry could
+ * run through the sign: 0x7fffffff, the NaN GPU arithmetic makes, read as
+ * -0 and vanished from C (bench/results/nan-b-2026-11-27/). */
 __device__ __forceinline__ unsigned tf32_bits(float x)
 {
-    const unsigned u = __float_as_uint(x);
-    return min((u & 0x7fffffffu) + 0x1000u, 0x7fffffffu) | (u & 0x80000000u);
+    unsigned r;
+#if __CUDA_ARCH__ >= 900
+    asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+#else
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+#endif
+    return r;
 }
 
 /* (x0, x1) rounded to TF32 as one 64-bit value (an MMA operand pair lands in
