@@ -51,6 +51,16 @@ tcspmm_status plan_first_beyond(tcspmm_plan *plan, const float *values, int on_d
     return csr_gpu_first_beyond(values, plan->info.nnz, limit, plan->values_check, stream, first);
 }
 
+/* bytes of device memory src into host memory dst, on stream, which is then
+ * synchronized (not the legacy stream: it would wait for, and break a
+ * capture on, every blocking stream). */
+static tcspmm_status copy_to_host(void *dst, const void *src, size_t bytes, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s)));
+    return TCSPMM_CUDA(cudaStreamSynchronize(s));
+}
+
 /* Fails, naming the first, unless every value is below value_limit in
  * magnitude (plan_first_beyond, on stream for device values). */
 static tcspmm_status check_values(tcspmm_plan *plan, const float *values, int on_device,
@@ -60,8 +70,7 @@ static tcspmm_status check_values(tcspmm_plan *plan, const float *values, int on
     TCSPMM_TRY(plan_first_beyond(plan, values, on_device, value_limit(plan), stream, &first));
     if (first < 0) return TCSPMM_SUCCESS;
     float v = 0;
-    if (on_device)
-        TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&v, values + first, sizeof v, cudaMemcpyDeviceToHost)));
+    if (on_device) TCSPMM_TRY(copy_to_host(&v, values + first, sizeof v, stream));
     else v = values[first];
     return fail_value(plan, first, v);
 }
@@ -113,7 +122,7 @@ static tcspmm_status replace_values(tcspmm_plan *plan, const float *values, void
     tcspmm_status st = TCSPMM_SUCCESS;
     if (needs_host && on_device) { /* the check synchronized stream: values are there */
         host_copy = malloc(bytes);
-        st = host_copy ? TCSPMM_CUDA(cudaMemcpy(host_copy, values, bytes, cudaMemcpyDeviceToHost))
+        st = host_copy ? copy_to_host(host_copy, values, bytes, stream)
                        : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
                                      "tcspmm_plan_set_values: %zu bytes", bytes);
     }
