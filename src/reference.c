@@ -77,7 +77,7 @@ compare_result compare_to_reference(const float *C, int64_t ldc, tcspmm_layout l
         }
     }
     compare_result res;
-    res.rel_err = ref2 > 0.0 ? sqrt(diff2 / ref2) : sqrt(diff2);
+    res.rel_err = nonfinite ? INFINITY : ref2 > 0.0 ? sqrt(diff2 / ref2) : sqrt(diff2);
     res.max_abs_err = max_abs;
     res.nonfinite = nonfinite;
     res.pass = nonfinite == 0 && res.rel_err <= tol;

@@ -28,7 +28,8 @@ tcspmm_status reference_spmm(const tcspmm_csr *A, int64_t n, double alpha, const
                              tcspmm_layout layout, double *ref);
 
 typedef struct compare_result {
-    double rel_err;     /* ||C - ref||_F / ||ref||_F (abs norm if ref is 0) */
+    double rel_err;     /* ||C - ref||_F / ||ref||_F (abs norm if ref is 0); Inf if any
+                           element of C is not finite */
     double max_abs_err;
     int64_t nonfinite;  /* NaN/Inf elements of C: unwritten or broken */
     int pass;           /* rel_err <= tol and nonfinite == 0 */

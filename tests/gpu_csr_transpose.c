@@ -84,9 +84,7 @@ static void test_transpose_updates(const tcspmm_csr *A)
     test_operands t;
     test_operands_make(&t, &T, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, 77);
     float *dB = NULL, *dC = NULL;
-    CHECK(cudaMalloc((void **)&dB, t.bsize * 4) == cudaSuccess);
-    CHECK(cudaMalloc((void **)&dC, t.csize * 4) == cudaSuccess);
-    CHECK(cudaMemcpy(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    test_operands_upload(&t, &dB, &dC); /* C poisoned with NaN: every element must be written */
     CHECK_OK(tcspmm_spmm(plan, n, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, NULL));
     CHECK(cudaMemcpy(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
     CHECK_OK(reference_spmm(&T, n, 1.0f, t.B, t.ldb, 0.0f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,

@@ -92,7 +92,7 @@ static void check_product(tcspmm_plan *fp32, tcspmm_plan *tf32, tcspmm_plan *cus
     /* Where TF32 is visibly coarse, the split must buy at least 8x. */
     const int split_helps = rtf.rel_err < 1e-5 || r32.rel_err * 8.0 < rtf.rel_err;
     const int ok = r32.pass && rtf.pass && rcu.pass && r32.rel_err <= bound && split_helps;
-    CHECK(r32.pass && rcu.pass);
+    CHECK(r32.pass && rtf.pass && rcu.pass);
     CHECK(r32.rel_err <= bound);
     CHECK(split_helps);
     if (rcu.rel_err > 0 && r32.rel_err > 0) {

@@ -33,8 +33,11 @@ void tests_require_gpu(void)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        printf("skipped: no CUDA device (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-        exit(77);
+        const char *required = getenv("TCSPMM_REQUIRE_GPU");
+        const int fail = required && *required && strcmp(required, "0") != 0;
+        printf("%s: no CUDA device (%s)\n", fail ? "FAIL (TCSPMM_REQUIRE_GPU is set)" : "skipped",
+               e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        exit(fail ? 1 : 77);
     }
 }
 
@@ -74,6 +77,19 @@ void test_operands_make_ld(test_operands *t, const tcspmm_csr *A, int64_t n, tcs
     if (beta != 0) rng_fill(t->C0, t->csize, seed + 1);
     else for (size_t i = 0; i < t->csize; i++) t->C0[i] = NAN;
     memcpy(t->C, t->C0, t->csize * sizeof(float));
+}
+
+int64_t test_operands_padding_changed(const test_operands *t, int64_t rows, int64_t n,
+                                      tcspmm_layout layout)
+{
+    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    int64_t changed = 0;
+    for (size_t e = 0; e < t->csize; e++) {
+        const int64_t inner = (int64_t)(e % (size_t)t->ldc);
+        if (inner < (row_major ? n : rows)) continue;
+        changed += memcmp(&t->C[e], &t->C0[e], sizeof(float)) != 0;
+    }
+    return changed;
 }
 
 void test_operands_free(test_operands *t)
@@ -116,10 +132,11 @@ tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_fi
 void tests_check_spmm(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad, int on_host,
                       double tol, uint64_t seed, void *stream, const char *what)
 {
+    const float beta = seed % 2 ? 0.25f : 0.0f;
     test_operands t;
-    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, pad, 0.25f, seed);
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, pad, beta, seed);
     if (on_host) {
-        CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, 0.25f, t.C, t.ldc,
+        CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, beta, t.C, t.ldc,
                                   TCSPMM_LAYOUT_ROW_MAJOR));
     } else {
         cudaStream_t s = (cudaStream_t)stream;
@@ -128,19 +145,21 @@ void tests_check_spmm(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad
         CHECK(cudaMalloc((void **)&dC, t.csize * 4 + 4) == cudaSuccess);
         CHECK(cudaMemcpyAsync(dB, t.B, t.bsize * 4, cudaMemcpyHostToDevice, s) == cudaSuccess);
         CHECK(cudaMemcpyAsync(dC, t.C0, t.csize * 4, cudaMemcpyHostToDevice, s) == cudaSuccess);
-        CHECK_OK(tcspmm_spmm(plan, n, 1.5f, dB, t.ldb, 0.25f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+        CHECK_OK(tcspmm_spmm(plan, n, 1.5f, dB, t.ldb, beta, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
                              stream));
         CHECK(cudaMemcpyAsync(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost, s) == cudaSuccess);
         CHECK(cudaStreamSynchronize(s) == cudaSuccess);
         cudaFree(dB);
         cudaFree(dC);
     }
-    CHECK_OK(reference_spmm(A, n, 1.5f, t.B, t.ldb, 0.25f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
+    CHECK_OK(reference_spmm(A, n, 1.5f, t.B, t.ldb, beta, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
                             t.ref));
     compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, A->rows, n,
                                             tol);
-    if (!r.pass)
-        printf("%s: rel_err %.2e nonfinite %lld FAIL\n", what, r.rel_err, (long long)r.nonfinite);
-    CHECK(r.pass);
+    const int64_t padding = test_operands_padding_changed(&t, A->rows, n, TCSPMM_LAYOUT_ROW_MAJOR);
+    if (!r.pass || padding)
+        printf("%s: rel_err %.2e nonfinite %lld, %lld padding elements changed FAIL\n", what,
+               r.rel_err, (long long)r.nonfinite, (long long)padding);
+    CHECK(r.pass && padding == 0);
     test_operands_free(&t);
 }

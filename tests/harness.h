@@ -1,7 +1,9 @@
 /* harness.h: the tests' tiny check framework. CHECK records a pass or a
  * failure (with file:line); tests_finish prints "N passed, N failed" and
  * gives the exit status. A GPU test calls tests_require_gpu() first: with no
- * GPU it prints why and exits 77, which ctest reports as skipped. */
+ * GPU it prints why and exits 77, which ctest reports as skipped, or 1 (a
+ * failure) where TCSPMM_REQUIRE_GPU is set and not 0, as on a machine that
+ * has a GPU the tests must not miss. */
 #ifndef TCSPMM_TEST_HARNESS_H
 #define TCSPMM_TEST_HARNESS_H
 
@@ -34,6 +36,10 @@ void test_operands_make(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm
 void test_operands_make_ld(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                            int64_t ldb, int64_t ldc, float beta, uint64_t seed);
 void test_operands_free(test_operands *t);
+/* Elements of t->C outside its rows x n (the gaps the leading dimension
+ * leaves) whose bits differ from t->C0's: a call must leave them alone. */
+int64_t test_operands_padding_changed(const test_operands *t, int64_t rows, int64_t n,
+                                      tcspmm_layout layout);
 /* t's B and C0 copied to *dB and *dC (allocated when NULL), landed on the
  * device before it returns: a copy from pageable memory may return before
  * its DMA ends, and a non-blocking stream does not wait for it. */
@@ -43,9 +49,11 @@ void test_operands_upload(const test_operands *t, float **dB, float **dC);
  * or NULL after a failed check. */
 tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_first_call);
 
-/* One product of plan with n columns (alpha 1.5, beta 0.25, row-major,
- * leading dimensions padded by pad, operands from seed) against the float64
- * reference of A, within relative error tol; what names a failure. On the
+/* One product of plan with n columns (alpha 1.5, row-major, leading
+ * dimensions padded by pad, operands from seed; beta 0.25 for an odd seed,
+ * 0 for an even one, with C poisoned with NaN so that every element must be
+ * written) against the float64 reference of A, within relative error tol,
+ * and the padding left alone; what names a failure. On the
  * device by tcspmm_spmm on stream (its operands copied on stream), or with
  * on_host by tcspmm_spmm_host. */
 void tests_check_spmm(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad, int on_host,

@@ -257,6 +257,7 @@ static void test_bundled(void)
     }
     if (d) closedir(d);
     printf("  %d bundled matrices in %s\n", found, dir);
+    CHECK(found >= 5); /* data/ holds five: a wrong TCSPMM_DATA must not pass unnoticed */
 }
 
 static void test_metrics(void)
