@@ -107,18 +107,24 @@ static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A,
     }
     cusparse_path_destroy(sp);
     TCSPMM_TRY(st);
+    if (!out->cusparse_alg)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "bench: no cuSPARSE SpMM algorithm takes this shape, so there is no "
+                           "baseline to compare with");
     TCSPMM_TRY(copy_bandwidth(t, &out->copy_gbs));
     tcspmm_info info;
     tcspmm_path path;
     TCSPMM_TRY(tcspmm_plan_info(plan, &info));
     TCSPMM_TRY(tcspmm_plan_path_for(plan, c->n, c->layout, c->beta, &path));
     /* A's compulsory bytes: what the path stores (HRPB; the 2:4 / 1:2 values,
-     * half the columns, and their 4-bit codes, one per 4 value bytes; CSR). */
+     * half the columns, and their 4-bit codes, one per 4 value bytes; CSR
+     * with the 32- or 64-bit indices cusparse_path_create gives it). */
     int eb = info.precision == TCSPMM_PRECISION_TF32 ? 4 : 2;
     double structured = (double)A->rows * A->cols * eb * 9 / 16;
+    int64_t index_bytes = A->nnz > INT32_MAX ? 8 : 4;
     int64_t a_bytes = path == TCSPMM_PATH_HRPB       ? info.hrpb_bytes
                       : path == TCSPMM_PATH_SPARSE24 ? (int64_t)structured
-                                                          : (A->rows + 1) * 8 + A->nnz * 8;
+                                                          : (A->rows + 1 + A->nnz) * index_bytes + A->nnz * 4;
     out->min_bytes = a_bytes + (A->cols + A->rows * (c->beta != 0.0f ? 2 : 1)) * c->n * 4;
     out->roofline_frac = (double)out->min_bytes / (out->time_ms * 1e-3) / (out->copy_gbs * 1e9);
     return TCSPMM_SUCCESS;

@@ -312,23 +312,25 @@ static double warm_plan_ms(const tcspmm_csr *A, const tcspmm_options *opt)
     return bench_median_ms(ms, PLAN_REPEATS);
 }
 
-static double bench_cpu(tcspmm_plan *plan, const args *a, int64_t rows, int64_t cols,
-                        const float *B, float *C)
+/* *ms = the median of *reps (at least 3) timed host products after one
+ * untimed. */
+static tcspmm_status bench_cpu(tcspmm_plan *plan, const args *a, int64_t rows, int64_t cols,
+                               const float *B, float *C, double *ms, int *reps)
 {
     int64_t ldb, ldc;
     leading_dims(a, rows, cols, &ldb, &ldc);
-    int reps = a->reps < 3 ? 3 : a->reps;
-    double *t = malloc((size_t)reps * sizeof(double)), med = 0;
-    if (!t) return NAN;
-    tcspmm_spmm_host(plan, a->n, a->alpha, B, ldb, a->beta, C, ldc, a->layout);
-    for (int r = 0; r < reps; r++) {
+    *reps = a->reps < 3 ? 3 : a->reps;
+    double *t = malloc((size_t)*reps * sizeof(double));
+    if (!t) return TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
+    tcspmm_status st = tcspmm_spmm_host(plan, a->n, a->alpha, B, ldb, a->beta, C, ldc, a->layout);
+    for (int r = 0; r < *reps && !st; r++) {
         double t0 = omp_get_wtime();
-        tcspmm_spmm_host(plan, a->n, a->alpha, B, ldb, a->beta, C, ldc, a->layout);
+        st = tcspmm_spmm_host(plan, a->n, a->alpha, B, ldb, a->beta, C, ldc, a->layout);
         t[r] = (omp_get_wtime() - t0) * 1e3;
     }
-    med = bench_median_ms(t, reps);
+    if (!st) *ms = bench_median_ms(t, *reps);
     free(t);
-    return med;
+    return st;
 }
 
 /* The median of reps updates of plan from the device values dv, each
@@ -458,11 +460,18 @@ static int run(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
     if (!status && a->bench) {
         double flops = 2.0 * (double)A->nnz * (double)a->n;
         if (info.path == TCSPMM_PATH_CPU) {
-            double ms = bench_cpu(plan, a, A->rows, A->cols, B, C);
-            record_num(r, "time_ms", ms);
-            record_num(r, "gflops", flops / (ms * 1e-3) / 1e9);
-            record_int(r, "reps", a->reps);
-            if (!a->json) printf("bench: cpu %.3f ms, %.2f GFLOP/s (median of %d)\n", ms, flops / (ms * 1e-3) / 1e9, a->reps);
+            double ms = 0;
+            int reps = 0;
+            st = bench_cpu(plan, a, A->rows, A->cols, B, C, &ms, &reps);
+            if (st) status = lib_error("benchmark", st);
+            else {
+                record_num(r, "time_ms", ms);
+                record_num(r, "gflops", flops / (ms * 1e-3) / 1e9);
+                record_int(r, "reps", reps);
+                if (!a->json)
+                    printf("bench: cpu %.3f ms, %.2f GFLOP/s (median of %d)\n", ms,
+                           flops / (ms * 1e-3) / 1e9, reps);
+            }
         } else {
             bench_result b;
             st = bench_gpu(plan, A, a->n, a->layout, a->alpha, a->beta, a->reps, a->seed, &b);

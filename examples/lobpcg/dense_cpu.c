@@ -102,8 +102,11 @@ int dense_gram(dense *d, int p, const double *A, int q, const double *B, double 
 {
     int64_t n = d->n;
     size_t pq = (size_t)p * q;
+    int team = 1; /* the threads OpenMP gave: fewer than asked under a limit or dynamic teams */
 #pragma omp parallel num_threads(d->threads)
     {
+#pragma omp single
+        team = omp_get_num_threads();
         double *mine = d->partial + (size_t)omp_get_thread_num() * pq;
         memset(mine, 0, pq * sizeof *mine);
 #pragma omp for schedule(static)
@@ -121,7 +124,7 @@ int dense_gram(dense *d, int p, const double *A, int q, const double *B, double 
         }
     }
     memset(G, 0, pq * sizeof *G);
-    for (int t = 0; t < d->threads; t++)
+    for (int t = 0; t < team; t++)
         for (size_t i = 0; i < pq; i++) G[i] += d->partial[(size_t)t * pq + i];
     return 0;
 }

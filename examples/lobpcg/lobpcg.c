@@ -253,6 +253,7 @@ static int iterate(solver *sv, const lobpcg_options *opt, lobpcg_result *result)
     for (int it = 0;; it++) {
         if (residuals(sv)) return -1;
         double worst = worst_residual(sv);
+        if (worst <= 0.5 * halved) halved = worst, halved_at = it; /* before the stall test */
         int stalled = opt->stall > 0 && it - halved_at >= opt->stall;
         int stop = worst <= sv->tol || it == opt->maxit || stalled;
         int drifting = since_fresh >= REFRESH_EVERY || worst > DRIFT_GROWTH * best_since_fresh;
@@ -268,7 +269,6 @@ static int iterate(solver *sv, const lobpcg_options *opt, lobpcg_result *result)
             best_since_fresh = HUGE_VAL;
         }
         if (worst < best_since_fresh) best_since_fresh = worst;
-        if (worst <= 0.5 * halved) halved = worst, halved_at = it;
         int active = 0;
         for (int j = 0; j < m; j++)
             if (sv->res[j] > sv->tol) {

@@ -1,6 +1,8 @@
 /* main.c: the lobpcg command: reads a symmetric Matrix Market file, plans
  * the product with tcspmm, runs block LOBPCG (lobpcg.c) on the backend this
  * build was configured with, and prints the eigenvalues and timings. */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,18 @@ static int parse_number(const char *s, double lo, double hi, double *out)
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end != '\0' || !(v >= lo && v <= hi)) return 0;
+    *out = v;
+    return 1;
+}
+
+/* A whole decimal number in [lo, hi] (no sign, fraction or exponent). */
+static int parse_whole(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (*s < '0' || *s > '9') return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v < lo || v > hi) return 0;
     *out = v;
     return 1;
 }
@@ -112,13 +126,14 @@ static int parse_args(int argc, char **argv, args *a)
         }
         const char *v = argv[++i];
         double x;
+        uint64_t w;
         int ok = 1;
-        if (!strcmp(s, "--k") && parse_number(v, 1, 1 << 20, &x)) a->solve.k = (int)x;
-        else if (!strcmp(s, "--guard") && parse_number(v, 0, 1 << 20, &x)) a->solve.guard = (int)x;
+        if (!strcmp(s, "--k") && parse_whole(v, 1, 1 << 20, &w)) a->solve.k = (int)w;
+        else if (!strcmp(s, "--guard") && parse_whole(v, 0, 1 << 20, &w)) a->solve.guard = (int)w;
         else if (!strcmp(s, "--tol") && parse_number(v, 1e-300, 1, &x)) a->solve.tol = x;
-        else if (!strcmp(s, "--maxit") && parse_number(v, 0, 1e9, &x)) a->solve.maxit = (int)x;
-        else if (!strcmp(s, "--stall") && parse_number(v, 0, 1e9, &x)) a->solve.stall = (int)x;
-        else if (!strcmp(s, "--seed") && parse_number(v, 0, 1e18, &x)) a->solve.seed = (uint64_t)x;
+        else if (!strcmp(s, "--maxit") && parse_whole(v, 0, 1000000000, &w)) a->solve.maxit = (int)w;
+        else if (!strcmp(s, "--stall") && parse_whole(v, 0, 1000000000, &w)) a->solve.stall = (int)w;
+        else if (!strcmp(s, "--seed") && parse_whole(v, 0, UINT64_MAX, &w)) a->solve.seed = w;
         else if (!strcmp(s, "--path")) ok = parse_path(v, &a->plan.path);
         else if (!strcmp(s, "--precision")) ok = parse_precision(v, &a->plan.precision);
         else if (!strcmp(s, "--row-order") && !strcmp(v, "natural"))

@@ -32,6 +32,11 @@ compare "laplacian 2D 30x40, k 10" "$tmp/want" 1e-5
 analytic 12 12 10 14 >"$tmp/want"
 "$run" "$tmp/l3d.mtx" --k 12 --guard 6 --path cpu --seed 7 >"$tmp/out" 2>&1
 compare "laplacian 3D 12x10x14, k 12" "$tmp/want" 1e-5
+# OpenMP teams smaller than asked for (a thread limit): the Gram matrices sum only
+# the threads that ran.
+analytic 10 30 40 >"$tmp/want"
+OMP_NUM_THREADS=8 OMP_THREAD_LIMIT=2 "$run" "$tmp/l2d.mtx" --k 10 --path cpu >"$tmp/out" 2>&1
+compare "laplacian 2D 30x40, k 10, OMP_THREAD_LIMIT=2 of 8" "$tmp/want" 1e-5
 
 # Real symmetric files: the k largest against scipy's eigsh.
 for f in ted_B.mtx.gz de2010.mtx.gz; do
@@ -54,6 +59,7 @@ expect rectangular 2 '^lobpcg: the matrix is 16675 x 23541' -- "$run" "$src/data
 expect block_too_wide 2 '^lobpcg: a block of 500 columns' -- "$run" "$tmp/l2d.mtx" --k 400
 expect gpu_path 2 '^lobpcg: --path hrpb needs the GPU backend' -- "$run" "$tmp/l2d.mtx" --path hrpb
 expect bad_value 2 "^lobpcg: bad value 'x' for --k" -- "$run" "$tmp/l2d.mtx" --k x
+expect fractional_k 2 "^lobpcg: bad value '1.5' for --k" -- "$run" "$tmp/l2d.mtx" --k 1.5
 expect bad_row_order 2 "^lobpcg: bad value 'x' for --row-order" -- "$run" "$tmp/l2d.mtx" --row-order x
 expect bad_option 2 '^lobpcg: unknown option --frobnicate' -- "$run" "$tmp/l2d.mtx" --frobnicate
 
