@@ -188,7 +188,9 @@ void matgen_each_case(uint64_t seed, void (*check)(const tcspmm_csr *A, const ch
     for (int c = 0; c < matgen_num_cases(); c++) {
         tcspmm_csr A;
         const char *name = "";
-        CHECK_OK(matgen_case(c, seed + (uint64_t)c, &A, &name));
+        const tcspmm_status st = matgen_case(c, seed + (uint64_t)c, &A, &name);
+        CHECK_OK(st);
+        if (st) continue; /* A was not made */
         check(&A, name);
         tcspmm_csr_free(&A);
     }
