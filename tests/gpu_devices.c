@@ -8,6 +8,7 @@
  * error left behind. With one GPU the products are checked on device 0 and
  * the device checks cannot fail (it says so). */
 #include <cuda_runtime.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,9 +86,13 @@ static void check_path(tcspmm_csr *A, tcspmm_path path)
     check_still_current("tcspmm_plan_set_values");
     check_product(plan, A, 32, what);
     float B[3 * 200], C[3 * 300];
+    double ref[3 * 300];
     rng_fill(B, 3 * 200, next_seed++);
+    for (int e = 0; e < 3 * 300; e++) C[e] = NAN;
     CHECK_OK(tcspmm_spmm_host(plan, 3, 1.0f, B, 3, 0.0f, C, 3, TCSPMM_LAYOUT_ROW_MAJOR));
     check_still_current("tcspmm_spmm_host");
+    CHECK_OK(reference_spmm(A, 3, 1.0, B, 3, 0.0, NULL, 3, TCSPMM_LAYOUT_ROW_MAJOR, ref));
+    CHECK(compare_to_reference(C, 3, TCSPMM_LAYOUT_ROW_MAJOR, ref, A->rows, 3, 1e-3).pass);
     CHECK_OK(tcspmm_plan_destroy(plan));
     check_still_current("tcspmm_plan_destroy");
 }

@@ -71,14 +71,16 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *wh
 {
     const int64_t n = 32;
     test_operands t;
-    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, 4242);
+    static uint64_t seed = 4242; /* a fresh B for every product */
+    test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, seed++);
     float *dB = NULL, *dC = NULL;
     if (cudaMalloc((void **)&dB, t.bsize * sizeof(float)) != cudaSuccess ||
         cudaMalloc((void **)&dC, t.csize * sizeof(float)) != cudaSuccess) {
         cudaGetLastError();
         cudaFree(dB);
         test_operands_free(&t);
-        return; /* no room for B and C themselves */
+        printf("  %s: no room for B and C themselves; product not checked\n", what);
+        return;
     }
     CHECK(cudaMemcpy(dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK(cudaMemcpy(dC, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);

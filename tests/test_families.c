@@ -298,6 +298,7 @@ static int groups_ok(const tcspmm_csr *A, int group_size, int keep)
  * present) entries of A with the largest |value| (ties: lower column). */
 static int pruned_from(const tcspmm_csr *A, const tcspmm_csr *P, int group_size, int keep)
 {
+    int64_t kept = 0;
     for (int64_t i = 0; i < A->rows; i++)
         for (int64_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
             int64_t j = A->col_idx[k], g0 = j / group_size * group_size;
@@ -311,8 +312,10 @@ static int pruned_from(const tcspmm_csr *A, const tcspmm_csr *P, int group_size,
             float p = entry(P, i, j);
             if ((beaten < keep) != (p == A->values[k])) return 0;
             if (beaten >= keep && !isnan(p)) return 0;
+            kept += beaten < keep;
         }
-    return A->rows == P->rows && A->cols == P->cols;
+    /* and nothing else: no entry of P that A does not have */
+    return A->rows == P->rows && A->cols == P->cols && P->nnz == kept;
 }
 
 static void test_prune(void)

@@ -38,6 +38,7 @@ obj = {"file": matrix, "rows": 10, "cols": 10, "nnz": 30, "n": n, "synergy": "hi
        "device": "FakeGPU", "commit": "abc123", "date": "2025-01-01", "extra_arg": args[-1]}
 print("some human line")
 print(json.dumps(obj))
+sys.exit(0 if obj["check_pass"] else 1)  # as spmm_run exits on a failed check
 '''
 
 

@@ -508,7 +508,10 @@ tcspmm_status family_banded(int64_t n, int64_t bandwidth, int64_t nnz_per_row, u
                            "banded: need 1 <= N <= 2^31-1, BANDWIDTH >= 0, NNZ_PER_ROW >= 1 "
                            "(got %lld, %lld, %lld)",
                            (long long)n, (long long)bandwidth, (long long)nnz_per_row);
-    if (!product_fits(n, nnz_per_row < n ? nnz_per_row : n, INT64_MAX / 8, &total))
+    /* a row holds at most its window of 2 * BANDWIDTH + 1 columns (n at most) */
+    const int64_t window = bandwidth < n && 2 * bandwidth + 1 < n ? 2 * bandwidth + 1 : n;
+    const int64_t per_row = nnz_per_row < window ? nnz_per_row : window;
+    if (!product_fits(n, per_row, INT64_MAX / 8, &total))
         return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "banded: %lld x %lld entries overflow",
                            (long long)n, (long long)nnz_per_row);
     row_window W = {n, n, bandwidth < n ? bandwidth : n};
@@ -697,7 +700,9 @@ static tcspmm_status arg_int(const spec_ctx *c, int index, int64_t lo, int64_t h
     const char *text = c->args[index];
     errno = 0;
     long long x = strtoll(text, &end, 10);
-    if (!*text || isspace((unsigned char)*text) || *end || errno || x < lo || x > hi) {
+    const int digits = isdigit((unsigned char)text[0]) ||
+                       (text[0] == '-' && isdigit((unsigned char)text[1])); /* no '+', no space */
+    if (!digits || *end || errno || x < lo || x > hi) {
         char problem[96];
         snprintf(problem, sizeof problem, "is not an integer in [%lld, %lld]", (long long)lo,
                  (long long)hi);

@@ -10,7 +10,9 @@
  *   stencil2d:NX:NY:P            P = 5 or 9; Dirichlet Laplacian on NX x NY
  *   stencil3d:NX:NY:NZ:P         P = 7 or 27; on NX x NY x NZ
  *   rmat:SCALE:EDGE_FACTOR:A:B:C:SEED
- *   geometric:N:R:SEED           R < 1: radius; R >= 1: expected average degree
+ *   geometric:N:R:SEED           R < 1: radius; R >= 1: the radius whose disc
+ *                                holds R of the other points on average (rows
+ *                                near the square's edges get fewer)
  *   banded:N:BANDWIDTH:NNZ_PER_ROW:SEED
  *   uniform:ROWS:COLS:NNZ_PER_ROW:SEED
  *   blockdiag:K:FILE_OR_SPEC     FILE_OR_SPEC is everything after K
