@@ -1,4 +1,4 @@
-/* device_copy.c: device_alloc, device_copy_in, is_device_memory and
+/* device_copy.c: device_alloc, device_alloc_cub_temp, device_copy_in, is_device_memory and
  * check_device_pointer (device_copy.h). */
 #include "device_copy.h"
 
@@ -8,6 +8,11 @@ tcspmm_status device_alloc(void **p, size_t bytes)
 {
     *p = NULL;
     return bytes ? TCSPMM_CUDA(cudaMalloc(p, bytes)) : TCSPMM_SUCCESS;
+}
+
+tcspmm_status device_alloc_cub_temp(void **p, size_t bytes)
+{
+    return device_alloc(p, bytes > 0 ? bytes : 1);
 }
 
 tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)

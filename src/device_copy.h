@@ -15,6 +15,10 @@ extern "C" {
  * when bytes is 0. */
 tcspmm_status device_alloc(void **p, size_t bytes);
 
+/* *p = device scratch of bytes bytes for a CUB call, one byte at least: a
+ * CUB call given NULL answers its size query again instead of running. */
+tcspmm_status device_alloc_cub_temp(void **p, size_t bytes);
+
 /* *dst = a fresh device copy of bytes bytes of src (host or device memory,
  * as kind says); NULL, with nothing allocated, when bytes is 0. */
 tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);

@@ -93,17 +93,15 @@ static tcspmm_status rounded_reference(const tcspmm_csr *A, const run_desc *d, c
                                        int64_t nb, int64_t ldb, const float *C0, int64_t ldc,
                                        double *ref)
 {
-    float *values = malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof(float));
+    tcspmm_csr Ar;
+    TCSPMM_TRY(tests_rounded_copy(A, TCSPMM_PRECISION_TF32, &Ar));
     float *Br = malloc((size_t)(nb > 0 ? nb : 1) * sizeof(float));
-    tcspmm_status st = values && Br ? TCSPMM_SUCCESS : TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
+    tcspmm_status st = Br ? TCSPMM_SUCCESS : TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
     if (!st) {
-        for (int64_t e = 0; e < A->nnz; e++) values[e] = sp24_round(A->values[e], TCSPMM_PRECISION_TF32);
         for (int64_t e = 0; e < nb; e++) Br[e] = sp24_round(B[e], TCSPMM_PRECISION_TF32);
-        tcspmm_csr Ar = *A;
-        Ar.values = values;
         st = reference_spmm(&Ar, d->n, d->alpha, Br, ldb, d->beta, C0, ldc, d->layout, ref);
     }
-    free(values);
+    tcspmm_csr_free(&Ar);
     free(Br);
     return st;
 }

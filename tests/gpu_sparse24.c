@@ -80,14 +80,6 @@ static void c_from_device(float *C, const void *dC, int64_t count, int c_type,
     for (int64_t i = 0; i < count; i++) C[i] = sp24_half_value(scratch[i], p);
 }
 
-/* A copy of A with every value rounded to the precision. */
-static tcspmm_status rounded_copy(const tcspmm_csr *A, tcspmm_precision p, tcspmm_csr *out)
-{
-    TCSPMM_TRY(csr_copy(A, out));
-    for (int64_t k = 0; k < out->nnz; k++) out->values[k] = sp24_round(out->values[k], p);
-    return TCSPMM_SUCCESS;
-}
-
 /* A generated m x k matrix of a precision's structure, as given (A), with
  * its values rounded as the kernel rounds them (Ar), and uploaded to run on
  * one kernel (g). */
@@ -103,7 +95,7 @@ static void matrix_new(int64_t m, int64_t k, tcspmm_precision p, sp24_kernel ker
     tm->g = NULL;
     CHECK_OK(sp24_gen(m, k, p == TCSPMM_PRECISION_TF32 ? SP24_1TO2 : SP24_2TO4, 0.2, next_seed++,
                       &tm->A));
-    CHECK_OK(rounded_copy(&tm->A, p, &tm->Ar));
+    CHECK_OK(tests_rounded_copy(&tm->A, p, &tm->Ar));
     CHECK_OK(sp24_compress(&tm->A, p, 0, 0, &tm->s));
     CHECK_OK(sp24_gpu_upload(&tm->s, &tm->g));
     CHECK_OK(sp24_gpu_set_kernel(tm->g, kernel));
@@ -286,7 +278,7 @@ static void test_public_16bit(void)
     const tcspmm_precision p = TCSPMM_PRECISION_BF16;
     tcspmm_csr A, Ar;
     CHECK_OK(sp24_gen(m, k, SP24_2TO4, 0.2, next_seed++, &A));
-    CHECK_OK(rounded_copy(&A, p, &Ar));
+    CHECK_OK(tests_rounded_copy(&A, p, &Ar));
     tcspmm_options opt;
     tcspmm_options_init(&opt);
     opt.path = TCSPMM_PATH_SPARSE24;

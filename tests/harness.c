@@ -2,6 +2,8 @@
  * helpers of harness.h. */
 #include "harness.h"
 
+#include "format/csr.h"
+#include "format/sparse24.h"
 #include "reference.h"
 #include "rng.h"
 
@@ -39,6 +41,14 @@ void tests_require_gpu(void)
                e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
         exit(fail ? 1 : 77);
     }
+}
+
+tcspmm_status tests_rounded_copy(const tcspmm_csr *A, tcspmm_precision p, tcspmm_csr *out)
+{
+    tcspmm_status st = csr_copy(A, out);
+    if (st) return st;
+    for (int64_t k = 0; k < out->nnz; k++) out->values[k] = sp24_round(out->values[k], p);
+    return TCSPMM_SUCCESS;
 }
 
 const char *tests_data(const char *name)

@@ -16,6 +16,9 @@ int tests_finish(void);
 void tests_require_gpu(void);
 /* Whether a and b have the same sizes and the same bytes in every array. */
 int tests_csr_equal(const tcspmm_csr *a, const tcspmm_csr *b);
+/* *out = a copy of A with every value rounded to precision p as the
+ * kernels round it (sp24_round); free it with tcspmm_csr_free. */
+tcspmm_status tests_rounded_copy(const tcspmm_csr *A, tcspmm_precision p, tcspmm_csr *out);
 /* Path of a bundled matrix: $TCSPMM_DATA/name (data/name by default). */
 const char *tests_data(const char *name);
 

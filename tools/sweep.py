@@ -91,6 +91,11 @@ def last_lines(text, count=3):
     return " | ".join(lines[-count:])
 
 
+def failed_check(obj):
+    """Whether an spmm_run --json object reports a failed check against float64."""
+    return str(obj.get("check_pass", "")).lower() in ("false", "0")
+
+
 def run_one(spmm_run, matrix, n, reps, extra, timeout):
     """Rows (dicts) for one spmm_run call: its JSON objects, or one error row."""
     cmd = [spmm_run, matrix, "--n", str(n), "--bench", "--check", "--json",
@@ -106,8 +111,7 @@ def run_one(spmm_run, matrix, n, reps, extra, timeout):
     elapsed = round((datetime.datetime.now() - start).total_seconds(), 3)
     objects = parse_json_lines(proc.stdout)
     # spmm_run exits 1 when its check against float64 fails, with the row printed
-    check_failed = proc.returncode == 1 and objects and str(
-        objects[-1].get("check_pass", "")).lower() in ("false", "0")
+    check_failed = proc.returncode == 1 and objects and failed_check(objects[-1])
     if (proc.returncode != 0 and not check_failed) or not objects:
         why = last_lines(proc.stderr) or last_lines(proc.stdout) or "no output"
         row = dict(base, status="error", elapsed_s=elapsed,
@@ -118,8 +122,7 @@ def run_one(spmm_run, matrix, n, reps, extra, timeout):
     rows = []
     for obj in objects:
         row = dict(obj, **base, elapsed_s=elapsed)
-        row["status"] = "check_failed" if str(obj.get("check_pass", "")).lower() in (
-            "false", "0") else "ok"
+        row["status"] = "check_failed" if failed_check(obj) else "ok"
         row["error"] = "" if row["status"] == "ok" else "check against float64 failed"
         rows.append(row)
     return rows

@@ -88,7 +88,7 @@ static tcspmm_status transposed_entries(const tcspmm_csr *A, transpose_scratch *
     size_t need = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceRadixSort::SortPairs(NULL, need, A->col_idx, s->sorted_cols,
                                                           s->index, order, (int)nnz, 0, end_bit)));
-    TCSPMM_TRY(device_alloc(&s->temp, need > 0 ? need : 1)); /* NULL would ask for the size again */
+    TCSPMM_TRY(device_alloc_cub_temp(&s->temp, need));
     TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceRadixSort::SortPairs(s->temp, need, A->col_idx,
                                                           s->sorted_cols, s->index, order,
                                                           (int)nnz, 0, end_bit)));

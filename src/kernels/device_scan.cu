@@ -12,7 +12,7 @@ static tcspmm_status exclusive_sum(const T *in, T *out, int64_t count)
     size_t need = 0;
     void *temp = NULL;
     TCSPMM_TRY(TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, in, out, count)));
-    TCSPMM_TRY(device_alloc(&temp, need > 0 ? need : 1)); /* NULL would ask for the size again */
+    TCSPMM_TRY(device_alloc_cub_temp(&temp, need));
     tcspmm_status st = TCSPMM_CUDA(cub::DeviceScan::ExclusiveSum(temp, need, in, out, count));
     if (!st) st = TCSPMM_CUDA(cudaGetLastError());
     cudaFree(temp);
