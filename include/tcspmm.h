@@ -120,7 +120,12 @@ typedef enum tcspmm_path {
 
 /* BF16 and FP16 round to nearest even. A value of A that would round to
  * infinity is refused; an element of B rounds as it falls, so in FP16 a B
- * element of magnitude 65520 or more becomes infinite. */
+ * element of magnitude 65520 or more becomes infinite, and in TF32 one of
+ * 3.40199e38 or more. FP32 (3xTF32) splits each operand into a TF32 part
+ * and a TF32 rest: it is FP32-accurate where A's values and B's elements
+ * are at least 2^-115 (about 2.4e-35) in magnitude; below that the rest
+ * falls into TF32's subnormal range and the error grows toward TF32's
+ * (about 2e-4 relative at 2^-125, measured on an H200). */
 typedef enum tcspmm_precision {
     TCSPMM_PRECISION_TF32 = 0, /* default: tensor cores in TF32 */
     TCSPMM_PRECISION_FP32 = 1, /* FP32-accurate (3xTF32 on tensor cores) */
@@ -206,9 +211,14 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
 
 /* C = alpha*A*B + beta*C on device pointers (the plan's device): A is
  * rows x cols, B is cols x n and C is rows x n, both in the given layout
- * with leading dimensions ldb and ldc; B and C must not overlap. Enqueued on stream (a
+ * with leading dimensions ldb and ldc. B and C must not share an element
+ * (else TCSPMM_ERROR_INVALID_ARGUMENT; they may be column blocks of one
+ * row-major matrix, or row blocks of one column-major one). alpha and beta
+ * must be finite (else TCSPMM_ERROR_INVALID_ARGUMENT). Enqueued on stream (a
  * cudaStream_t; NULL is the legacy default stream); returns once the work is
- * enqueued. beta == 0 means C is not read (it may hold NaN). Safe to call
+ * enqueued. beta == 0 means C is not read (it may hold NaN). Where alpha ==
+ * 0 or A has no entries, C = beta*C and B is not read, as in BLAS. A plan
+ * on the cpu path answers TCSPMM_ERROR_UNSUPPORTED. Safe to call
  * many times, one call at a time per plan (a plan keeps state across calls:
  * workspaces and measured choices, which tcspmm_plan_path_for reads too);
  * use one plan per host thread that multiplies concurrently. Calls of one plan enqueued on
@@ -242,10 +252,11 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * on every path. The tensor-core paths multiply A's structural zeros inside
  * a panel's blocks too, so an Inf or NaN in a row of B can reach rows of C
  * whose A rows do not touch that row (the cuSPARSE path keeps IEEE
- * semantics per non-zero). In FP32 mode (3xTF32) an Inf in B, or a B
- * element of magnitude 3.40199e38 or more, can give NaN where FP32
- * arithmetic gives an infinity or a finite value: its TF32 parts are an
- * infinity and what is left of it. */
+ * semantics per non-zero). In TF32 mode a B element of magnitude
+ * 3.40199e38 or more rounds to an infinity, with the same effect. In FP32
+ * mode (3xTF32) an Inf in B, or a B element of magnitude 3.40199e38 or
+ * more, can give NaN where FP32 arithmetic gives an infinity or a finite
+ * value: its TF32 parts are an infinity and what is left of it. */
 tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
                           int64_t ldb, float beta, float *dC, int64_t ldc,
                           tcspmm_layout layout, void *stream);
@@ -260,7 +271,8 @@ typedef enum tcspmm_datatype {
 /* tcspmm_spmm with B of element type b_type and C of c_type. 16-bit B and C
  * are for callers whose data is 16-bit: a plan on the sparse24 path with
  * precision BF16 takes TCSPMM_R_16BF, with FP16 takes TCSPMM_R_16F, for B,
- * C or both; other plans answer TCSPMM_ERROR_UNSUPPORTED. A 16-bit C is
+ * C or both; other plans answer TCSPMM_ERROR_UNSUPPORTED (a type outside
+ * tcspmm_datatype: TCSPMM_ERROR_INVALID_ARGUMENT). A 16-bit C is
  * worked out in float (alpha * sum + beta * C, C read as 16-bit) and rounded
  * to nearest even once, as it is stored; it halves C's traffic, which
  * matters most where n is large. On an H100, a 16-bit B whose address is a
@@ -277,7 +289,7 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
  * copies the matrix back: a check, not a fast path. On the sparse24 path
  * an updatable plan's values come back rounded to its precision, as its
  * kernels use them; other sparse24 plans keep A's fp32 values on the host
- * and use those. */
+ * and use those. B and C in device memory: TCSPMM_ERROR_INVALID_ARGUMENT. */
 tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha,
                                const float *B, int64_t ldb, float beta, float *C,
                                int64_t ldc, tcspmm_layout layout);
@@ -325,8 +337,9 @@ tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);
  * measured, while its calls run HRPB). That is the path for B and C that
  * cuSPARSE's CSR_ALG3 may run on (16-byte-aligned, ldb and ldc divisible
  * by 4), while the plan still takes CSR_ALG3 (it gives it up when B or C
- * keep changing); without CSR_ALG3 a shape may run HRPB instead. n < 0 or
- * an unknown layout: TCSPMM_ERROR_INVALID_ARGUMENT, as tcspmm_spmm. */
+ * keep changing); without CSR_ALG3 a shape may run HRPB instead. n < 0, an
+ * unknown layout or a beta that is not finite: TCSPMM_ERROR_INVALID_ARGUMENT,
+ * as tcspmm_spmm. */
 tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout,
                                    float beta, tcspmm_path *path);
 

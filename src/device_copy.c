@@ -1,5 +1,5 @@
-/* device_copy.c: device_alloc, device_alloc_cub_temp, device_copy_in, is_device_memory and
- * check_device_pointer (device_copy.h). */
+/* device_copy.c: device_alloc, device_alloc_cub_temp, device_copy_in, is_device_memory,
+ * check_device_pointer and check_host_pointer (device_copy.h). */
 #include "device_copy.h"
 
 #include "error.h"
@@ -44,5 +44,14 @@ tcspmm_status check_device_pointer(const void *p, const char *what, const char *
     if (!on_device)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s is not device memory (%s)", what,
                            instead);
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status check_host_pointer(const void *p, const char *what, const char *instead)
+{
+    struct cudaPointerAttributes attr;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaPointerGetAttributes(&attr, p)));
+    if (attr.type == cudaMemoryTypeDevice)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s is device memory (%s)", what, instead);
     return TCSPMM_SUCCESS;
 }

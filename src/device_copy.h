@@ -34,6 +34,11 @@ tcspmm_status is_device_memory(const void *p, const char *what, int *on_device);
  * device memory (<instead>)"; and another device's, as above. */
 tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead);
 
+/* Refuses device memory where the host reads or writes it (a host access
+ * would crash): "<what> is device memory (<instead>)". Host, pinned and
+ * managed memory pass. */
+tcspmm_status check_host_pointer(const void *p, const char *what, const char *instead);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 #include "options.h"
 
 #include <cuda_runtime.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -597,6 +598,9 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "tcspmm_plan_path_for: n = %lld, layout %d: n must be >= 0 and the "
                            "layout row- or column-major", (long long)n, (int)layout);
+    if (!isfinite(beta))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "tcspmm_plan_path_for: beta must be finite, as tcspmm_spmm needs");
     *path = plan->info.path;
     if (*path == TCSPMM_PATH_AUTO) /* for B and C CSR_ALG3 may run on */
         *path = path_trial_lookup(&plan->trial, n, layout, beta,

@@ -6,15 +6,36 @@
 #include "device_copy.h"
 #include "call_scope.h"
 #include "error.h"
+#include "kernels/dense_scale.h"
 #include "reference.h"
 
 #include <cuda_runtime.h>
 #include <math.h>
+#include <stdint.h>
 
-/* Checks sizes, leading dimensions, pointers and scalars of a product. */
+/* Whether B (outer_b lines of inner_b elements of eb bytes, ldb elements
+ * apart) and C (the same with _c) share a byte. Matrices whose spans meet
+ * are apart only where their lines have the same pitch and lie side by
+ * side within it: B and C as column blocks of one row-major matrix (row
+ * blocks of one column-major matrix). */
+static int operands_overlap(const void *B, int64_t outer_b, int64_t inner_b, int64_t ldb, int eb,
+                            const void *C, int64_t outer_c, int64_t inner_c, int64_t ldc, int ec)
+{
+    const uintptr_t b = (uintptr_t)B, c = (uintptr_t)C;
+    const uintptr_t b_end = b + (uintptr_t)(((outer_b - 1) * ldb + inner_b) * eb);
+    const uintptr_t c_end = c + (uintptr_t)(((outer_c - 1) * ldc + inner_c) * ec);
+    if (b_end <= c || c_end <= b) return 0;
+    const uintptr_t pitch = (uintptr_t)(ldb * eb);
+    if (pitch != (uintptr_t)(ldc * ec)) return 1;
+    const uintptr_t shift = c >= b ? (c - b) % pitch : (pitch - (b - c) % pitch) % pitch;
+    return shift < (uintptr_t)(inner_b * eb) || shift + (uintptr_t)(inner_c * ec) > pitch;
+}
+
+/* Checks sizes, leading dimensions, pointers and scalars of a product
+ * whose B and C elements have eb and ec bytes. */
 static tcspmm_status check_args(const char *fn, const tcspmm_plan *plan, int64_t n, float alpha,
-                                const void *B, int64_t ldb, float beta, const void *C, int64_t ldc,
-                                tcspmm_layout layout)
+                                const void *B, int eb, int64_t ldb, float beta, const void *C,
+                                int ec, int64_t ldc, tcspmm_layout layout)
 {
     if (!plan) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: plan is NULL", fn);
     if (n < 0) return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: n = %lld < 0", fn, (long long)n);
@@ -33,11 +54,22 @@ static tcspmm_status check_args(const char *fn, const tcspmm_plan *plan, int64_t
                            fn, (long long)ldb, (long long)ldc, row_major ? "row-major" : "column-major",
                            (long long)min_ldb, (long long)min_ldc);
     int64_t outer_b = row_major ? cols : n, outer_c = row_major ? rows : n;
-    if ((outer_b > 0 && ldb > INT64_MAX / outer_b) || (outer_c > 0 && ldc > INT64_MAX / outer_c))
+    if ((outer_b > 0 && ldb > INT64_MAX / eb / outer_b) ||
+        (outer_c > 0 && ldc > INT64_MAX / ec / outer_c))
         return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "%s: B or C is too large to index", fn);
     if (n > 0 && ((!B && cols > 0) || (!C && rows > 0)))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: B or C is NULL", fn);
+    if (n > 0 && rows > 0 && cols > 0 &&
+        operands_overlap(B, outer_b, row_major ? n : cols, ldb, eb, C, outer_c,
+                         row_major ? n : rows, ldc, ec))
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s: B and C overlap", fn);
     return TCSPMM_SUCCESS;
+}
+
+/* The bytes of an element of type t, or 0 for a type tcspmm does not know. */
+static int type_bytes(tcspmm_datatype t)
+{
+    return t == TCSPMM_R_32F ? 4 : t == TCSPMM_R_16BF || t == TCSPMM_R_16F ? 2 : 0;
 }
 
 /* The sp24_gpu element type for a B or C type on a plan, or -1 if it does
@@ -79,13 +111,16 @@ static tcspmm_status product(tcspmm_plan *plan, int64_t n, float alpha, const vo
                              int sp24_b, int64_t ldb, float beta, void *dC, int sp24_c,
                              int64_t ldc, tcspmm_layout layout, void *stream)
 {
-    if (plan->info.cols > 0 && dB != plan->checked_B) { /* solvers reuse buffers: ask once */
-        TCSPMM_TRY(check_device_pointer(dB, "tcspmm_spmm: B", "use tcspmm_spmm_host for host arrays"));
-        plan->checked_B = dB;
-    }
-    if (dC != plan->checked_C) {
+    if (dC != plan->checked_C) { /* solvers reuse buffers: ask once */
         TCSPMM_TRY(check_device_pointer(dC, "tcspmm_spmm: C", "use tcspmm_spmm_host for host arrays"));
         plan->checked_C = dC;
+    }
+    if (alpha == 0.0f || plan->info.nnz == 0) /* A*B adds nothing: B is not read */
+        return dense_scale(dC, sp24_c, plan->info.rows, n, ldc, layout == TCSPMM_LAYOUT_ROW_MAJOR,
+                           beta, stream);
+    if (plan->info.cols > 0 && dB != plan->checked_B) {
+        TCSPMM_TRY(check_device_pointer(dB, "tcspmm_spmm: B", "use tcspmm_spmm_host for host arrays"));
+        plan->checked_B = dB;
     }
     tcspmm_path path = plan->info.path;
     cudaEvent_t timed = NULL; /* recorded after this call's product (path_trial.h) */
@@ -120,7 +155,12 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
                              void *stream)
 {
     tcspmm_clear_error();
-    TCSPMM_TRY(check_args("tcspmm_spmm", plan, n, alpha, dB, ldb, beta, dC, ldc, layout));
+    const int eb = type_bytes(b_type), ec = type_bytes(c_type);
+    if (!eb || !ec)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "tcspmm_spmm_ex: B type %d, C type %d: unknown element type",
+                           (int)b_type, (int)c_type);
+    TCSPMM_TRY(check_args("tcspmm_spmm", plan, n, alpha, dB, eb, ldb, beta, dC, ec, ldc, layout));
     int sp24_b = sparse24_data_type(plan, b_type), sp24_c = sparse24_data_type(plan, c_type);
     if (sp24_b < 0 || sp24_c < 0)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
@@ -131,12 +171,28 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     if (plan->device < 0)
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_spmm: the plan has no GPU (%s); "
                            "use tcspmm_spmm_host", plan->path_reason);
-    if (n == 0 || plan->info.rows == 0) return TCSPMM_SUCCESS;
+    if (plan->info.path == TCSPMM_PATH_CPU)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "tcspmm_spmm: the plan is on the cpu path; use tcspmm_spmm_host");
+    if (n == 0 || plan->info.rows == 0) return call_scope_check_pending("tcspmm_spmm");
     call_scope scope;
     TCSPMM_TRY(call_scope_open(&scope, plan->device, "tcspmm_spmm"));
     tcspmm_status st = product(plan, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc, layout, stream);
     call_scope_leave(&scope);
     return st;
+}
+
+/* C = beta * C on the host, C not read where beta is 0. */
+static void scale_host(float *C, int64_t rows, int64_t n, int64_t ldc, tcspmm_layout layout,
+                       float beta)
+{
+    if (beta == 1.0f) return;
+    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    const int64_t outer = row_major ? rows : n, inner = row_major ? n : rows;
+#pragma omp parallel for schedule(static)
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < inner; i++)
+            C[o * ldc + i] = beta == 0.0f ? 0.0f : beta * C[o * ldc + i];
 }
 
 /* tcspmm_spmm_host's product for a plan that keeps A on the device only:
@@ -167,7 +223,17 @@ tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, 
                                tcspmm_layout layout)
 {
     tcspmm_clear_error();
-    TCSPMM_TRY(check_args("tcspmm_spmm_host", plan, n, alpha, B, ldb, beta, C, ldc, layout));
+    TCSPMM_TRY(check_args("tcspmm_spmm_host", plan, n, alpha, B, 4, ldb, beta, C, 4, ldc, layout));
+    if (n == 0 || plan->info.rows == 0) return TCSPMM_SUCCESS;
+    if (plan->device >= 0) { /* a machine with a GPU: refuse its memory */
+        const char *instead = "use tcspmm_spmm for device arrays";
+        if (plan->info.cols > 0) TCSPMM_TRY(check_host_pointer(B, "tcspmm_spmm_host: B", instead));
+        TCSPMM_TRY(check_host_pointer(C, "tcspmm_spmm_host: C", instead));
+    }
+    if (alpha == 0.0f || plan->info.nnz == 0) { /* A*B adds nothing: B is not read */
+        scale_host(C, plan->info.rows, n, ldc, layout, beta);
+        return TCSPMM_SUCCESS;
+    }
     if (plan->A.row_ptr) return csr_spmm_f64(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
     call_scope scope;
     TCSPMM_TRY(call_scope_open(&scope, plan->device, "tcspmm_spmm_host"));

@@ -34,3 +34,4 @@ tcspmm_add_test(gpu_devices SOURCES gpu_devices.c device_csr.c matgen.c LABELS g
 tcspmm_add_test(gpu_pending_error SOURCES gpu_pending_error.c device_csr.c matgen.c LABELS gpu)
 # A NaN in B reaches C on every GPU path (label gpu).
 tcspmm_add_test(gpu_nan_b SOURCES gpu_nan_b.c matgen.c sparse24_gen.c LABELS gpu)
+tcspmm_add_test(gpu_scale_only SOURCES gpu_scale_only.c matgen.c sparse24_gen.c LABELS gpu)

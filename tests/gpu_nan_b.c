@@ -1,11 +1,14 @@
 /* gpu_nan_b.c: a NaN in B reaches C. On every GPU path (HRPB in TF32 and
  * FP32, cuSPARSE, sparse24 in tf32) and both layouts, B holds the NaNs
  * programs meet: 0x7fffffff (what GPU arithmetic makes: 0/0, inf - inf),
- * its negation 0xffffffff, and 0x7fc00000 (the CPU's). Each sits in a row k
+ * its negation 0xffffffff, 0x7fc00000 (the CPU's), and two signalling NaNs
+ * whose payload lies in the 13 bits TF32 drops, 0x7f800001 and 0xff801fff
+ * (NaN-boxing and bit-level I/O make them). Each sits in a row k
  * of B that A's column k touches, in its own column j of B. Then C(i, j) is
  * NaN for every row i with A(i, k) != 0, and the columns of C without a
  * NaN match the float64 reference. (HRPB's TF32 rounding once carried the
- * first two into the sign bit and read them as zeros.) */
+ * first two into the sign bit and read them as zeros; cvt.rna, which the
+ * sparse24 path rounds B with, read the last two as infinities.) */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,8 +21,9 @@
 
 static uint64_t seed = 900;
 
-enum { NUM_NANS = 3 };
-static const uint32_t nan_bits[NUM_NANS] = {0x7fffffffu, 0xffffffffu, 0x7fc00000u};
+enum { NUM_NANS = 5 };
+static const uint32_t nan_bits[NUM_NANS] = {0x7fffffffu, 0xffffffffu, 0x7fc00000u, 0x7f800001u,
+                                            0xff801fffu};
 
 static float from_bits(uint32_t u)
 {
@@ -59,7 +63,9 @@ static void check_plan(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm
     int64_t bad = 0;
     for (int64_t i = 0; i < A->rows; i++)
         for (int64_t c = 0; c < n; c++) {
-            if (c == j[0] || c == j[1] || c == j[2]) continue;
+            int nan_column = 0;
+            for (int q = 0; q < NUM_NANS; q++) nan_column |= c == j[q];
+            if (nan_column) continue;
             const double r = t.ref[i * n + c], x = t.C[dense_index(i, c, t.ldc, layout)];
             bad += !isfinite(x);
             diff += (x - r) * (x - r);

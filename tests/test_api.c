@@ -1,6 +1,7 @@
 /* test_api.c: the public API on the CPU: options and their checks, status
  * names, the thread-local error message, CSR validation, plans without a GPU,
- * and tcspmm_spmm_host against a naive triple loop. */
+ * tcspmm_spmm_host against a naive triple loop, products that add nothing
+ * to C (alpha = 0, no entries) and B and C that overlap. */
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
@@ -128,6 +129,89 @@ static void test_host_spmm(void)
     tcspmm_csr_free(&R);
 }
 
+/* alpha = 0, or a matrix without entries (3 x 4 or 3 x 0): C = beta*C
+ * exactly, and B, which holds an infinity and NaNs, is not read
+ * (tests/gpu_scale_only.c does the same on the GPU paths). */
+static void test_products_adding_nothing(void)
+{
+    static int64_t empty_rows[] = {0, 0, 0, 0};
+    const tcspmm_csr A = small_matrix(), Z = {3, 4, 0, empty_rows, NULL, NULL},
+                     E = {3, 0, 0, empty_rows, NULL, NULL};
+    const tcspmm_csr *mats[] = {&A, &Z, &E};
+    const float alphas[] = {0.0f, 1.5f, 1.5f}, betas[] = {0.0f, 0.5f, 1.0f, -2.0f};
+    for (int m = 0; m < 3; m++) {
+        tcspmm_plan *plan = NULL;
+        CHECK_OK(tcspmm_plan_create(mats[m], NULL, &plan));
+        if (!plan) continue;
+        for (int layout = 0; layout < 2; layout++)
+            for (int b = 0; b < 4; b++) {
+                const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+                const int64_t n = 2, ldb = row_major ? 3 : 5, ldc = row_major ? 3 : 4;
+                float B[16], C0[12], C[12];
+                for (int i = 0; i < 16; i++) B[i] = i % 3 == 0 ? INFINITY : i % 3 == 1 ? NAN : -NAN;
+                rng_fill(C0, 12, 40 + b);
+                if (betas[b] == 0.0f) C0[5] = NAN;
+                memcpy(C, C0, sizeof C);
+                CHECK_OK(tcspmm_spmm_host(plan, n, alphas[m], B, ldb, betas[b], C, ldc,
+                                          (tcspmm_layout)layout));
+                int64_t wrong = 0;
+                for (int64_t i = 0; i < 3; i++)
+                    for (int64_t j = 0; j < n; j++) {
+                        const int64_t e = dense_index(i, j, ldc, (tcspmm_layout)layout);
+                        wrong += C[e] != (betas[b] == 0.0f ? 0.0f : betas[b] * C0[e]);
+                    }
+                CHECK(wrong == 0);
+            }
+        tcspmm_plan_destroy(plan);
+    }
+}
+
+/* B and C that share an element are refused, with C untouched; B and C as
+ * column blocks of one row-major matrix, or row blocks of one column-major
+ * one, are not. */
+static void test_overlap(void)
+{
+    tcspmm_csr A = small_matrix(); /* 3 x 4: B is 4 x n, C 3 x n */
+    tcspmm_plan *plan = NULL;
+    CHECK_OK(tcspmm_plan_create(&A, NULL, &plan));
+    if (!plan) return;
+    const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR, col = TCSPMM_LAYOUT_COL_MAJOR;
+    float X[40], X0[40];
+    rng_fill(X0, 40, 77);
+    memcpy(X, X0, sizeof X);
+    CHECK(tcspmm_spmm_host(plan, 2, 1.0f, X, 2, 0.0f, X, 2, row) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "B and C overlap") != NULL);
+    CHECK(tcspmm_spmm_host(plan, 2, 1.0f, X, 2, 0.0f, X + 7, 2, row) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT); /* B's last element is C's first */
+    CHECK(tcspmm_spmm_host(plan, 2, 1.0f, X + 5, 2, 0.0f, X, 2, row) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT); /* C's last element is B's first */
+    CHECK(tcspmm_spmm_host(plan, 2, 1.0f, X, 4, 0.0f, X + 1, 4, row) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT); /* one matrix, columns 0-1 and 1-2 */
+    CHECK(tcspmm_spmm_host(plan, 2, 1.0f, X, 7, 0.0f, X + 3, 7, col) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT); /* one matrix, rows 0-3 and 3-5 */
+    CHECK(tcspmm_spmm_host(plan, 2, 1.0f, X, 4, 0.0f, X + 2, 3, row) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT); /* interleaved at two pitches */
+    CHECK(memcmp(X, X0, sizeof X) == 0);
+
+    double ref[6];
+    CHECK_OK(tcspmm_spmm_host(plan, 2, 1.0f, X, 2, 0.0f, X + 8, 2, row)); /* just past B */
+    naive(&A, 2, 1.0, X0, 2, 0.0, X0 + 8, 2, row, ref);
+    int64_t wrong = 0;
+    for (int e = 0; e < 6; e++) wrong += fabs(X[8 + e] - ref[e]) > 1e-5 * (1 + fabs(ref[e]));
+    memcpy(X, X0, sizeof X);
+    CHECK_OK(tcspmm_spmm_host(plan, 2, 1.0f, X, 4, 0.0f, X + 2, 4, row)); /* columns 0-1, 2-3 */
+    naive(&A, 2, 1.0, X0, 4, 0.0, X0 + 2, 4, row, ref);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++) wrong += fabs(X[2 + i * 4 + j] - ref[i * 2 + j]) > 1e-5 * (1 + fabs(ref[i * 2 + j]));
+    memcpy(X, X0, sizeof X);
+    CHECK_OK(tcspmm_spmm_host(plan, 2, 1.0f, X, 7, 0.0f, X + 4, 7, col)); /* rows 0-3, 4-6 */
+    naive(&A, 2, 1.0, X0, 7, 0.0, X0 + 4, 7, col, ref);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++) wrong += fabs(X[4 + j * 7 + i] - ref[i * 2 + j]) > 1e-5 * (1 + fabs(ref[i * 2 + j]));
+    CHECK(wrong == 0);
+    tcspmm_plan_destroy(plan);
+}
+
 static void test_cpu_plan(void)
 {
     tcspmm_csr A = small_matrix();
@@ -179,6 +263,11 @@ static void test_cpu_plan(void)
     CHECK(tcspmm_plan_path_for(plan, 8, (tcspmm_layout)2, 0.0f, &path) ==
           TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(tcspmm_last_error(), "layout 2") != NULL);
+    CHECK(tcspmm_plan_path_for(plan, 8, TCSPMM_LAYOUT_ROW_MAJOR, NAN, &path) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(tcspmm_spmm_ex(plan, 1, 1.0f, B, (tcspmm_datatype)9, 1, 0.0f, C, TCSPMM_R_32F, 1,
+                         TCSPMM_LAYOUT_ROW_MAJOR, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "unknown element type") != NULL);
     CHECK_OK(tcspmm_plan_destroy(plan));
     CHECK_OK(tcspmm_plan_destroy(NULL));
 }
@@ -188,6 +277,8 @@ int main(void)
     test_status_and_errors();
     test_validate();
     test_host_spmm();
+    test_products_adding_nothing();
+    test_overlap();
     test_cpu_plan();
     return tests_finish();
 }
