@@ -5,6 +5,7 @@
 #include "error.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,25 +29,23 @@ tcspmm_status csr_spmm_f64(const tcspmm_csr *A, int64_t n, double alpha, const f
                            int64_t ldb, double beta, const float *Cin, int64_t ldc,
                            tcspmm_layout layout, double *out64, float *out32)
 {
-    int failed = 0;
-#pragma omp parallel reduction(| : failed)
-    {
-        double *acc = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-        failed = acc == NULL;
-#pragma omp for schedule(dynamic, 64)
-        for (int64_t i = 0; i < A->rows; i++) {
-            if (!acc) continue;
-            csr_row_times_b(A, i, n, B, ldb, layout, acc);
-            for (int64_t j = 0; j < n; j++) {
-                int64_t ij = dense_index(i, j, ldc, layout);
-                double c = alpha * acc[j] + (beta != 0.0 ? beta * (double)Cin[ij] : 0.0);
-                if (out64) out64[i * n + j] = c;
-                else out32[ij] = (float)c;
-            }
+    /* every thread's accumulator, allocated before any row is written */
+    const int threads = omp_get_max_threads();
+    const size_t len = (size_t)(n > 0 ? n : 1);
+    double *acc = malloc((size_t)threads * len * sizeof(double));
+    if (!acc) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "csr_spmm_f64: out of memory");
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+    for (int64_t i = 0; i < A->rows; i++) {
+        double *mine = acc + (size_t)omp_get_thread_num() * len;
+        csr_row_times_b(A, i, n, B, ldb, layout, mine);
+        for (int64_t j = 0; j < n; j++) {
+            int64_t ij = dense_index(i, j, ldc, layout);
+            double c = alpha * mine[j] + (beta != 0.0 ? beta * (double)Cin[ij] : 0.0);
+            if (out64) out64[i * n + j] = c;
+            else out32[ij] = (float)c;
         }
-        free(acc);
     }
-    if (failed) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "csr_spmm_f64: out of memory");
+    free(acc);
     return TCSPMM_SUCCESS;
 }
 

@@ -5,10 +5,16 @@
  *  - on a 2D 5-point stencil whose rows were shuffled at random, the
  *    clustered panels have a higher alpha than the grid's own row-by-row
  *    order;
- *  - csr_permute_rows moves whole rows. (HRPB built on clustered rows is
- *    checked against A by test_hrpb.) */
+ *  - csr_permute_rows moves whole rows;
+ *  - the order is the one of the greedy rule of row_order.h, followed here
+ *    the slow way (every pick looks at every row), on random matrices;
+ *  - a 64-row matrix of 2^31 - 1 columns is ordered with little memory
+ *    (the column index grows with the entries, not the columns);
+ *  - a matrix of 2^31 - 1 rows keeps its natural order.
+ * (HRPB built on clustered rows is checked against A by test_hrpb.) */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "format/csr.h"
 #include "format/row_order.h"
@@ -30,21 +36,29 @@ static int is_permutation(const int64_t *order, int64_t n)
     return ok;
 }
 
+static int cmp_int32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Active columns summed over panels of tm rows of A's rows in order
- * (NULL: A's order), counted with a column stamp. */
+ * (NULL: A's order): each panel's columns sorted, the distinct ones counted
+ * (no array over all columns: A may have 2^31 - 1 of them). */
 static int64_t active_columns(const tcspmm_csr *A, const int64_t *order, int tm)
 {
-    int64_t *stamp = malloc(((size_t)A->cols + 1) * sizeof(int64_t)), total = 0;
-    for (int64_t c = 0; c < A->cols; c++) stamp[c] = -1;
-    for (int64_t i = 0; i < A->rows; i++) {
-        const int64_t r = order ? order[i] : i, panel = i / tm;
-        for (int64_t e = A->row_ptr[r]; e < A->row_ptr[r + 1]; e++)
-            if (stamp[A->col_idx[e]] != panel) {
-                stamp[A->col_idx[e]] = panel;
-                total++;
-            }
+    int32_t *cols = malloc(((size_t)A->nnz + 1) * sizeof(int32_t));
+    int64_t total = 0;
+    for (int64_t p = 0; p < A->rows; p += tm) {
+        int64_t n = 0;
+        for (int64_t i = p; i < p + tm && i < A->rows; i++) {
+            const int64_t r = order ? order[i] : i;
+            for (int64_t e = A->row_ptr[r]; e < A->row_ptr[r + 1]; e++) cols[n++] = A->col_idx[e];
+        }
+        qsort(cols, (size_t)n, sizeof(int32_t), cmp_int32);
+        for (int64_t j = 0; j < n; j++) total += j == 0 || cols[j] != cols[j - 1];
     }
-    free(stamp);
+    free(cols);
     return total;
 }
 
@@ -139,6 +153,113 @@ static void test_shuffled_stencil(void)
     tcspmm_csr_free(&A);
 }
 
+/* The greedy rule of row_order.h the slow way, for A of one chunk whose
+ * columns hold at most 1024 rows (so none is left out of the candidates):
+ * each panel starts from the first unplaced row, then adds the unplaced row
+ * sharing a column with the panel of the best score, the lower on ties,
+ * else the first unplaced row. */
+static void slow_order(const tcspmm_csr *A, int tm, int64_t *order)
+{
+    unsigned char *placed = calloc((size_t)A->rows + 1, 1);
+    unsigned char *in_panel = calloc((size_t)A->cols + 1, 1);
+    for (int64_t pos = 0; pos < A->rows; pos++) {
+        if (pos % tm == 0) memset(in_panel, 0, (size_t)A->cols);
+        int64_t best = -1, best_score = 0;
+        for (int64_t q = 0; q < A->rows && pos % tm; q++) {
+            int64_t cnt = 0;
+            for (int64_t e = A->row_ptr[q]; e < A->row_ptr[q + 1]; e++)
+                cnt += in_panel[A->col_idx[e]];
+            const int64_t score = 3 * cnt - (A->row_ptr[q + 1] - A->row_ptr[q]);
+            if (!placed[q] && cnt > 0 && (best < 0 || score > best_score)) {
+                best = q;
+                best_score = score;
+            }
+        }
+        for (int64_t q = 0; best < 0; q++)
+            if (!placed[q]) best = q;
+        placed[best] = 1;
+        for (int64_t e = A->row_ptr[best]; e < A->row_ptr[best + 1]; e++)
+            in_panel[A->col_idx[e]] = 1;
+        order[pos] = best;
+    }
+    free(placed);
+    free(in_panel);
+}
+
+/* Random matrices of up to 600 rows, at densities from a few entries per
+ * row (many ties of score) to dense: the order is the slow rule's. */
+static void test_greedy_rule(void)
+{
+    int same = 1;
+    for (int k = 0; k < 60 && same; k++) {
+        uint64_t r = next_seed++;
+        const int64_t rows = 1 + (int64_t)(rng_next(&r) % 600);
+        const int64_t cols = 1 + (int64_t)(rng_next(&r) % 900);
+        const double density =
+            k % 3 == 0 ? 0.3 * rng_uniform(&r) : 6.0 * rng_uniform(&r) / (double)cols;
+        const int tm = k % 2 ? 32 : 16;
+        tcspmm_csr A;
+        CHECK_OK(matgen_random(rows, cols, density, next_seed++, &A));
+        int64_t *fast = checked_order(&A, tm, "random");
+        int64_t *slow = malloc((size_t)rows * sizeof(int64_t));
+        slow_order(&A, tm, slow);
+        same = !memcmp(fast, slow, (size_t)rows * sizeof(int64_t));
+        if (!same)
+            fprintf(stderr, "  %lld x %lld, density %g, TM=%d: not the greedy rule's order\n",
+                    (long long)rows, (long long)cols, density, tm);
+        free(fast);
+        free(slow);
+        tcspmm_csr_free(&A);
+    }
+    CHECK(same);
+}
+
+static long max_rss_kb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+/* 64 rows, one entry each, in 2^31 - 1 columns: row i in column
+ * (i % 4 + 1) * 2^29 - 2, so rows 4 apart share a column. Clustered,
+ * panel j holds rows j, j + 4, ..., j + 60 (one column each, against four
+ * per natural panel), and the order takes little memory (the column index
+ * over all columns would take 32 GiB). */
+static void test_wide_hypersparse(void)
+{
+    tcspmm_csr A;
+    CHECK_OK(csr_alloc(64, INT32_MAX, 64, &A));
+    for (int64_t i = 0; i < 64; i++) {
+        A.row_ptr[i + 1] = i + 1;
+        A.col_idx[i] = (int32_t)((i % 4 + 1) * ((int64_t)1 << 29) - 2);
+        A.values[i] = 1.0f;
+    }
+    CHECK_OK(tcspmm_csr_validate(&A));
+    const long rss0 = max_rss_kb();
+    int64_t *order = checked_order(&A, 16, "64 x (2^31 - 1)");
+    CHECK(max_rss_kb() - rss0 < 64 * 1024);
+    int grouped = 1;
+    for (int64_t i = 0; i < 64; i++) grouped &= order[i] == i / 16 + 4 * (i % 16);
+    CHECK(grouped);
+    CHECK(active_columns(&A, NULL, 16) == 16 && active_columns(&A, order, 16) == 4);
+    free(order);
+    tcspmm_csr_free(&A);
+}
+
+/* 2^31 - 1 rows (only the sizes are read: no arrays behind them): the
+ * natural order, no clustering and no error. */
+static void test_rows_beyond_order(void)
+{
+    tcspmm_csr A = {0};
+    A.rows = INT32_MAX;
+    A.cols = 1;
+    int64_t *order = (int64_t *)&A; /* must come back NULL */
+    row_order_stats s = {1, 1};
+    CHECK_OK(row_order_cluster_new(&A, 16, 0, &order, &s));
+    CHECK(order == NULL && s.natural_cols == 0 && s.clustered_cols == 0);
+}
+
 static void test_errors(void)
 {
     tcspmm_csr A;
@@ -152,7 +273,10 @@ static void test_errors(void)
 
 int main(void)
 {
+    test_wide_hypersparse();
+    test_rows_beyond_order();
     test_edge_cases();
+    test_greedy_rule();
     test_shuffled_stencil();
     test_errors();
     return tests_finish();

@@ -4,6 +4,7 @@
  * does. */
 #include "hrpb.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,40 +192,44 @@ tcspmm_status hrpb_spmm_cpu(const hrpb *h, int64_t n, float alpha, const float *
                            "hrpb_spmm_cpu: NULL B or C, or ldb=%lld < %lld or ldc=%lld < %lld",
                            (long long)ldb, (long long)min_ldb, (long long)ldc, (long long)min_ldc);
     const int tm = h->panel_rows;
-    int failed = 0;
-#pragma omp parallel reduction(| : failed)
-    {
-        double *acc = malloc((size_t)tm * (size_t)n * sizeof(double));
-        block_entries *e = malloc(sizeof *e);
-        failed = !acc || !e;
-#pragma omp for schedule(dynamic, 16)
-        for (int64_t p = 0; p < h->num_panels; p++) {
-            if (!acc || !e) continue;
-            memset(acc, 0, (size_t)tm * (size_t)n * sizeof(double));
-            for (int64_t b = h->block_ptr[p]; b < h->block_ptr[p + 1]; b++) {
-                decode_block(h, b, e);
-                for (int i = 0; i < e->count; i++) {
-                    double a = e->value[i];
-                    int64_t col = h->active_cols[b * HRPB_TK + e->slot[i]];
-                    double *row = acc + (int64_t)e->row[i] * n;
-                    for (int64_t j = 0; j < n; j++) row[j] += a * B[dense_index(col, j, ldb, layout)];
-                }
-            }
-            for (int64_t r = 0; r < tm && p * tm + r < h->rows; r++) {
-                int64_t i = hrpb_row_of(h, p * tm + r);
-                for (int64_t j = 0; j < n; j++) {
-                    float *c = C + dense_index(i, j, ldc, layout);
-                    double old = beta != 0.0f ? (double)beta * (double)*c : 0.0;
-                    *c = (float)((double)alpha * acc[r * n + j] + old);
-                }
-            }
-        }
+    /* every thread's accumulator and block, allocated before any row of C is
+     * written (no more threads than panels) */
+    const int threads = h->num_panels < omp_get_max_threads() ? (int)h->num_panels
+                                                              : omp_get_max_threads();
+    const size_t acc_len = (size_t)tm * (size_t)n;
+    double *acc = malloc((size_t)threads * acc_len * sizeof(double));
+    block_entries *entries = malloc((size_t)threads * sizeof(block_entries));
+    if (!acc || !entries) {
         free(acc);
-        free(e);
-    }
-    if (failed)
+        free(entries);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
                            "hrpb_spmm_cpu: cannot allocate %d x %lld accumulators", tm,
                            (long long)n);
+    }
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
+    for (int64_t p = 0; p < h->num_panels; p++) {
+        double *mine = acc + (size_t)omp_get_thread_num() * acc_len;
+        block_entries *e = entries + omp_get_thread_num();
+        memset(mine, 0, acc_len * sizeof(double));
+        for (int64_t b = h->block_ptr[p]; b < h->block_ptr[p + 1]; b++) {
+            decode_block(h, b, e);
+            for (int i = 0; i < e->count; i++) {
+                double a = e->value[i];
+                int64_t col = h->active_cols[b * HRPB_TK + e->slot[i]];
+                double *row = mine + (int64_t)e->row[i] * n;
+                for (int64_t j = 0; j < n; j++) row[j] += a * B[dense_index(col, j, ldb, layout)];
+            }
+        }
+        for (int64_t r = 0; r < tm && p * tm + r < h->rows; r++) {
+            int64_t i = hrpb_row_of(h, p * tm + r);
+            for (int64_t j = 0; j < n; j++) {
+                float *c = C + dense_index(i, j, ldc, layout);
+                double old = beta != 0.0f ? (double)beta * (double)*c : 0.0;
+                *c = (float)((double)alpha * mine[r * n + j] + old);
+            }
+        }
+    }
+    free(acc);
+    free(entries);
     return TCSPMM_SUCCESS;
 }

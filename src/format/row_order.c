@@ -1,15 +1,16 @@
 /* row_order.c: the clustered row order of row_order.h, the permutation of a
  * CSR's rows by it, and HRPB built in it.
  *
- * Candidates for a panel come from a column index (for each column, the rows
- * holding it, in increasing order): the rows sharing a column with the panel,
- * each with cnt = how many of the panel's columns it holds. Adding row r
- * scores 3 * cnt(r) - len(r) (twice: its shared columns count, its new
- * columns count half against it). Columns held by more than COLUMN_CAP rows
- * say little about which rows belong together and would make the candidate
- * lists long: they are left out of the candidates (not of the counts of
- * active columns). Each chunk of CHUNK_ROWS rows forms its panels from its
- * own rows only. */
+ * Candidates for a panel come from a column index (for each column A holds,
+ * the rows holding it, in increasing order; made by sorting the entries by
+ * column, so its time and size grow with nnz, not with A's columns): the
+ * rows sharing a column with the panel, each with cnt = how many of the
+ * panel's columns it holds. Adding row r scores 3 * cnt(r) - len(r) (twice:
+ * its shared columns count, its new columns count half against it). Columns
+ * held by more than COLUMN_CAP rows say little about which rows belong
+ * together and would make the candidate lists long: they are left out of
+ * the candidates (not of the counts of active columns).
+ * Each chunk of CHUNK_ROWS rows forms its panels from its own rows only. */
 #include "row_order.h"
 
 #include <omp.h>
@@ -19,51 +20,118 @@
 #include "../error.h"
 #include "csr.h"
 
-enum { CHUNK_ROWS = 1 << 17, COLUMN_CAP = 1024 };
+enum { CHUNK_ROWS = 1 << 17, COLUMN_CAP = 1024, RADIX_BITS = 11, RADIX = 1 << RADIX_BITS };
 
-/* The column index: rows of column c are row_of[col_ptr[c] .. col_ptr[c+1]). */
+/* The column index over the columns A holds, numbered in increasing order:
+ * entry e of A lies in index column col_of[e], whose rows are
+ * row_of[col_ptr[t] .. col_ptr[t+1]), in increasing order. */
 typedef struct column_index {
+    int32_t *col_of;
     int64_t *col_ptr;
     int32_t *row_of;
 } column_index;
 
-static int cmp_int32(const void *a, const void *b)
+static void column_index_free(column_index *ix)
 {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
+    free(ix->col_of);
+    free(ix->col_ptr);
+    free(ix->row_of);
 }
 
-static tcspmm_status column_index_build(const tcspmm_csr *A, column_index *ix)
+/* Sorts item[0 .. n) stably by its bits 32 .. 32 + key_bits - 1, in LSD
+ * radix passes of RADIX_BITS bits through spare; each thread counts and
+ * moves its own slice (count: room for threads x RADIX counts). Returns
+ * whichever of item and spare holds the result. */
+static uint64_t *sort_by_high_bits(uint64_t *item, uint64_t *spare, int64_t n, int key_bits,
+                                   int threads, int64_t *count)
 {
-    const int64_t m = A->rows, k = A->cols, nnz = A->nnz;
-    ix->col_ptr = calloc((size_t)k + 1, sizeof(int64_t));
-    ix->row_of = large_alloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t));
-    int64_t *cursor = malloc(((size_t)k + 1) * sizeof(int64_t));
-    if (!ix->col_ptr || !ix->row_of || !cursor) {
-        free(cursor);
+    for (int shift = 32; shift < 32 + key_bits; shift += RADIX_BITS) {
+#pragma omp parallel num_threads(threads)
+        {
+            const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+            const int64_t lo = n * t / nt, hi = n * (t + 1) / nt;
+            int64_t *at = count + (size_t)t * RADIX;
+            memset(at, 0, RADIX * sizeof(int64_t));
+            for (int64_t j = lo; j < hi; j++) at[item[j] >> shift & (RADIX - 1)]++;
+#pragma omp barrier
+#pragma omp single
+            { /* each slice's first place per digit: digits in order, then slices */
+                int64_t sum = 0;
+                for (int d = 0; d < RADIX; d++)
+                    for (int u = 0; u < nt; u++) {
+                        const int64_t c = count[(size_t)u * RADIX + d];
+                        count[(size_t)u * RADIX + d] = sum;
+                        sum += c;
+                    }
+            }
+            for (int64_t j = lo; j < hi; j++) spare[at[item[j] >> shift & (RADIX - 1)]++] = item[j];
+        }
+        uint64_t *t = item;
+        item = spare;
+        spare = t;
+    }
+    return item;
+}
+
+/* The entry of A in row i and column c, which the row holds. */
+static int64_t entry_at(const tcspmm_csr *A, int64_t i, int64_t c)
+{
+    int64_t lo = A->row_ptr[i], hi = A->row_ptr[i + 1] - 1;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (A->col_idx[mid] < c) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The index from A's entries as (column, row) pairs in one uint64 each,
+ * sorted by column (rows stay in order: the sort is stable). */
+static tcspmm_status column_index_build(const tcspmm_csr *A, int threads, column_index *ix)
+{
+    const int64_t m = A->rows, nnz = A->nnz;
+    const size_t n = (size_t)(nnz > 0 ? nnz : 1);
+    int key_bits = 0;
+    while (((int64_t)1 << key_bits) < A->cols) key_bits++;
+    uint64_t *item = large_alloc(n * sizeof(uint64_t)), *spare = large_alloc(n * sizeof(uint64_t));
+    int64_t *count = malloc((size_t)threads * RADIX * sizeof(int64_t));
+    if (!item || !spare || !count) {
+        free(item);
+        free(spare);
+        free(count);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
                            "row_order: cannot allocate the column index of %lld entries",
                            (long long)nnz);
     }
-#pragma omp parallel for schedule(static)
-    for (int64_t e = 0; e < nnz; e++)
-#pragma omp atomic
-        ix->col_ptr[A->col_idx[e] + 1]++;
-    for (int64_t c = 0; c < k; c++) ix->col_ptr[c + 1] += ix->col_ptr[c];
-    memcpy(cursor, ix->col_ptr, ((size_t)k + 1) * sizeof(int64_t));
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
     for (int64_t i = 0; i < m; i++)
-        for (int64_t e = A->row_ptr[i]; e < A->row_ptr[i + 1]; e++) {
-            int64_t at;
-#pragma omp atomic capture
-            at = cursor[A->col_idx[e]]++;
-            ix->row_of[at] = (int32_t)i;
+        for (int64_t e = A->row_ptr[i]; e < A->row_ptr[i + 1]; e++)
+            item[e] = (uint64_t)A->col_idx[e] << 32 | (uint64_t)i;
+    uint64_t *sorted = sort_by_high_bits(item, spare, nnz, key_bits, threads, count);
+    free(sorted == item ? spare : item);
+    free(count);
+    int64_t cols = 0;
+    for (int64_t j = 0; j < nnz; j++) cols += j == 0 || sorted[j] >> 32 != sorted[j - 1] >> 32;
+    ix->col_of = large_alloc(n * sizeof(int32_t));
+    ix->col_ptr = malloc(((size_t)cols + 1) * sizeof(int64_t));
+    ix->row_of = large_alloc(n * sizeof(int32_t));
+    if (!ix->col_of || !ix->col_ptr || !ix->row_of) {
+        free(sorted);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "row_order: cannot allocate the column index of %lld entries",
+                           (long long)nnz);
+    }
+    for (int64_t j = 0, t = 0; j < nnz; j++)
+        if (j == 0 || sorted[j] >> 32 != sorted[j - 1] >> 32) ix->col_ptr[t++] = j;
+    ix->col_ptr[cols] = nnz;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 256)
+    for (int64_t t = 0; t < cols; t++)
+        for (int64_t j = ix->col_ptr[t]; j < ix->col_ptr[t + 1]; j++) {
+            const int64_t c = (int64_t)(sorted[j] >> 32), i = (int64_t)(uint32_t)sorted[j];
+            ix->row_of[j] = (int32_t)i;
+            ix->col_of[entry_at(A, i, c)] = (int32_t)t;
         }
-    free(cursor);
-#pragma omp parallel for schedule(dynamic, 256)
-    for (int64_t c = 0; c < k; c++)
-        qsort(ix->row_of + ix->col_ptr[c], (size_t)(ix->col_ptr[c + 1] - ix->col_ptr[c]),
-              sizeof(int32_t), cmp_int32);
+    free(sorted);
     return TCSPMM_SUCCESS;
 }
 
@@ -151,10 +219,9 @@ static int place_row(const tcspmm_csr *A, const column_index *ix, int64_t r0, in
     w->placed[r] = 1;
     const int64_t row = r0 + r;
     for (int64_t e = A->row_ptr[row]; e < A->row_ptr[row + 1]; e++) {
-        const int64_t c = A->col_idx[e];
-        const int fresh = column_set_insert(&w->cols, c);
+        const int fresh = column_set_insert(&w->cols, A->col_idx[e]);
         if (fresh < 0) return -1;
-        const int64_t lo = ix->col_ptr[c], hi = ix->col_ptr[c + 1];
+        const int64_t t = ix->col_of[e], lo = ix->col_ptr[t], hi = ix->col_ptr[t + 1];
         if (!fresh || hi - lo > COLUMN_CAP) continue;
         /* the column's rows from r0 on: a binary search */
         int64_t a = lo, b = hi;
@@ -240,14 +307,14 @@ tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads
                            "row_order_cluster: %lld rows (the order needs fewer than 2^31 - 1)",
                            (long long)A->rows);
     memset(stats, 0, sizeof *stats);
+    if (threads <= 0) threads = omp_get_max_threads();
     column_index ix = {0};
-    tcspmm_status st = column_index_build(A, &ix);
+    tcspmm_status st = column_index_build(A, threads, &ix);
     const int64_t chunks = (A->rows + CHUNK_ROWS - 1) / CHUNK_ROWS;
     int failed = 0;
     int64_t natural = 0, clustered = 0;
     if (!st) {
-#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads()) \
-    reduction(+ : natural, clustered) reduction(| : failed)
+#pragma omp parallel num_threads(threads) reduction(+ : natural, clustered) reduction(| : failed)
         {
             chunk_work w = {0};
             w.cnt = calloc(CHUNK_ROWS, sizeof(int32_t));
@@ -267,8 +334,7 @@ tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads
             st = tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
                              "row_order_cluster: out of memory for a chunk's workspace");
     }
-    free(ix.col_ptr);
-    free(ix.row_of);
+    column_index_free(&ix);
     stats->natural_cols = natural;
     stats->clustered_cols = clustered;
     return st;
@@ -278,8 +344,13 @@ tcspmm_status row_order_cluster_new(const tcspmm_csr *A, int panel_rows, int thr
                                     int64_t **order, row_order_stats *stats)
 {
     *order = NULL;
-    if (!A)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "row_order_cluster_new: null matrix");
+    if (!A || !stats)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "row_order_cluster_new: null matrix or stats");
+    if (A->rows >= INT32_MAX) { /* beyond row_order_cluster: the natural order */
+        memset(stats, 0, sizeof *stats);
+        return TCSPMM_SUCCESS;
+    }
     int64_t *o = malloc((size_t)(A->rows > 0 ? A->rows : 1) * sizeof(int64_t));
     if (!o) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "row_order: no room for an order");
     tcspmm_status st = row_order_cluster(A, panel_rows, threads, o, stats);

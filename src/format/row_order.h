@@ -25,12 +25,15 @@ typedef struct row_order_stats {
  * 31) times, the row with the best score: its columns in the panel's set
  * minus half its columns outside it (ties: the lower row). Rows are cut into
  * fixed chunks whose panels are formed independently with OpenMP (threads:
- * 0 = all), so the order is the same for any thread count. A must be validated; rows < 2^31 - 1. */
+ * 0 = all), so the order is the same for any thread count. Time and memory
+ * grow with A's rows and entries, not with its columns. A must be
+ * validated; rows < 2^31 - 1. */
 tcspmm_status row_order_cluster(const tcspmm_csr *A, int panel_rows, int threads, int64_t *order,
                                 row_order_stats *stats);
 
 /* row_order_cluster into a fresh array *order (the caller frees it; NULL
- * on failure). */
+ * on failure). A of 2^31 - 1 rows or more keeps its natural order: *order
+ * NULL, stats zero. */
 tcspmm_status row_order_cluster_new(const tcspmm_csr *A, int panel_rows, int threads,
                                     int64_t **order, row_order_stats *stats);
 
