@@ -1,11 +1,13 @@
 /* gpu_scale_only.c: products that add nothing to C, on the GPU paths:
- * alpha = 0, and matrices without entries (37 x 29 with none, 37 x 0). On
- * HRPB (TF32 and FP32), cuSPARSE, the auto path measured at its first call
- * (on these and on cora, which the rule is unsure of) and sparse24 (tf32; bf16 with a bf16 C), in both layouts, for beta 0 (C
- * poisoned with NaN), 0.5, 1 and -2: C = beta*C exactly, B (infinities and
- * NaNs) not read, C's padding left alone, and a measured plan not measuring
- * on such a call. Also: B and C that share an element are refused with C
- * untouched, and B and C side by side in one matrix are multiplied. */
+ * alpha = 0, and matrices without entries (37 x 29 with none, 37 x 0, and
+ * 0 x 29, whose products return at once). On HRPB (TF32 and FP32),
+ * cuSPARSE, the auto path measured at its first call (on these and on cora,
+ * which the rule is unsure of) and sparse24 (tf32; bf16 with a bf16 C), in
+ * both layouts, for beta 0 (C poisoned with NaN), 0.5, 1 and -2: each plan
+ * is made, C = beta*C exactly, B (infinities and NaNs) is not read, C's
+ * padding is left alone, and a measured plan does not measure on such a
+ * call. Also: B and C that share an element are refused with C untouched,
+ * and B and C side by side in one matrix are multiplied. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,8 +40,8 @@ static void check_scale(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     const size_t bsize = (size_t)((row_major ? A->cols : n) * ldb) + 1,
                  csize = (size_t)((row_major ? A->rows : n) * ldc);
     const size_t esize = c16 ? 2 : 4;
-    float *B = malloc(bsize * 4), *C0 = malloc(csize * 4);
-    unsigned char *c_bytes = malloc(csize * esize), *c_back = malloc(csize * esize);
+    float *B = malloc(bsize * 4), *C0 = malloc(csize * 4 + 4);
+    unsigned char *c_bytes = malloc(csize * esize + 4), *c_back = malloc(csize * esize + 4);
     for (size_t e = 0; e < bsize; e++) B[e] = e % 3 == 0 ? INFINITY : e % 3 == 1 ? NAN : -NAN;
     rng_fill(C0, csize, seed++);
     if (beta == 0.0f)
@@ -56,7 +58,7 @@ static void check_scale(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     }
     void *dB = NULL, *dC = NULL;
     CHECK(cudaMalloc(&dB, bsize * 4) == cudaSuccess);
-    CHECK(cudaMalloc(&dC, csize * esize) == cudaSuccess);
+    CHECK(cudaMalloc(&dC, csize * esize + 4) == cudaSuccess);
     CHECK(cudaMemcpy(dB, B, bsize * 4, cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK(cudaMemcpy(dC, c_bytes, csize * esize, cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK_OK(tcspmm_spmm_ex(plan, n, alpha, dB, TCSPMM_R_32F, ldb, beta, dC,
@@ -177,9 +179,10 @@ int main(void)
     CHECK_OK(matgen_random(37, 29, 0.1, seed++, &M));
     CHECK_OK(sp24_gen(40, 64, SP24_1TO2, 0.3, seed++, &S));
     CHECK_OK(sp24_gen(40, 64, SP24_2TO4, 0.3, seed++, &S16));
-    const tcspmm_csr Z = {37, 29, 0, empty_rows, NULL, NULL}, E = {37, 0, 0, empty_rows, NULL, NULL};
-    const tcspmm_csr *mats[] = {&M, &Z, &E};
-    for (int m = 0; m < 3; m++) {
+    const tcspmm_csr Z = {37, 29, 0, empty_rows, NULL, NULL}, E = {37, 0, 0, empty_rows, NULL, NULL},
+                     R = {0, 29, 0, empty_rows, NULL, NULL};
+    const tcspmm_csr *mats[] = {&M, &Z, &E, &R};
+    for (int m = 0; m < 4; m++) {
         check_plan(mats[m], TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, 0, "hrpb tf32");
         check_plan(mats[m], TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, 0, "hrpb fp32");
         check_plan(mats[m], TCSPMM_PATH_CUSPARSE, TCSPMM_PRECISION_TF32, 0, "cusparse");
@@ -193,6 +196,7 @@ int main(void)
     check_plan(&S, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_TF32, 0, "sparse24 tf32");
     check_plan(&S16, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16, 1, "sparse24 bf16, bf16 C");
     check_plan(&Z, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_TF32, 0, "sparse24 tf32");
+    check_plan(&R, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_TF32, 0, "sparse24 tf32");
     check_overlap(&M, TCSPMM_PATH_HRPB, "hrpb");
     check_overlap(&M, TCSPMM_PATH_CUSPARSE, "cusparse");
     tcspmm_csr_free(&M);
