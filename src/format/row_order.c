@@ -85,6 +85,12 @@ static int64_t entry_at(const tcspmm_csr *A, int64_t i, int64_t c)
     return lo;
 }
 
+/* Whether pair j of the sorted (column, row) pairs is its column's first. */
+static int starts_column(const uint64_t *sorted, int64_t j)
+{
+    return j == 0 || sorted[j] >> 32 != sorted[j - 1] >> 32;
+}
+
 /* The index from A's entries as (column, row) pairs in one uint64 each,
  * sorted by column (rows stay in order: the sort is stable). */
 static tcspmm_status column_index_build(const tcspmm_csr *A, int threads, column_index *ix)
@@ -111,7 +117,7 @@ static tcspmm_status column_index_build(const tcspmm_csr *A, int threads, column
     free(sorted == item ? spare : item);
     free(count);
     int64_t cols = 0;
-    for (int64_t j = 0; j < nnz; j++) cols += j == 0 || sorted[j] >> 32 != sorted[j - 1] >> 32;
+    for (int64_t j = 0; j < nnz; j++) cols += starts_column(sorted, j);
     ix->col_of = large_alloc(n * sizeof(int32_t));
     ix->col_ptr = malloc(((size_t)cols + 1) * sizeof(int64_t));
     ix->row_of = large_alloc(n * sizeof(int32_t));
@@ -122,7 +128,7 @@ static tcspmm_status column_index_build(const tcspmm_csr *A, int threads, column
                            (long long)nnz);
     }
     for (int64_t j = 0, t = 0; j < nnz; j++)
-        if (j == 0 || sorted[j] >> 32 != sorted[j - 1] >> 32) ix->col_ptr[t++] = j;
+        if (starts_column(sorted, j)) ix->col_ptr[t++] = j;
     ix->col_ptr[cols] = nnz;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 256)
     for (int64_t t = 0; t < cols; t++)

@@ -65,6 +65,7 @@
 #include "../error.h"
 #include "dependent_launch.h"
 #include "hrpb_gpu_internal.h"
+#include "tf32_round.h"
 
 enum { MAX_WARPS = 4 };
 
@@ -135,10 +136,8 @@ __device__ __forceinline__ void cp_async_wait(void)
 }
 
 /* x rounded to TF32, to nearest (ties to even on sm_90, where cvt.rn.tf32
- * exists; away from zero below): a NaN stays a NaN, an infinity infinite
- * (cvt.rna only clears a NaN's low 13 bits, so a NaN whose payload lies
- * there, 0x7f800001 to 0x7f801fff and their negations, would read as an
- * infinity: it becomes the TF32 NaN 0x7fffe000).
+ * exists; away from zero below, tf32_round.h): a NaN stays a NaN, an
+ * infinity infinite.
  * Adding half a TF32 ulp (bit 12) to the bits, which the tensor cores then
  * read the top 19 of, was 1.1-1.3% faster (the F2FP of cvt writes in place
  * and costs a move into the MMA's register pair), but a NaN's carry could
@@ -146,14 +145,13 @@ __device__ __forceinline__ void cp_async_wait(void)
  * -0 and vanished from C (bench/results/nan-b-2026-11-27/). */
 __device__ __forceinline__ unsigned tf32_bits(float x)
 {
-    unsigned r;
 #if __CUDA_ARCH__ >= 900
+    unsigned r;
     asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-#else
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-    if (x != x) r = 0x7fffe000u;
-#endif
     return r;
+#else
+    return tf32_rna_bits(x);
+#endif
 }
 
 /* (x0, x1) rounded to TF32 as one 64-bit value (an MMA operand pair lands in

@@ -31,15 +31,10 @@ struct sp24_gpu {
 };
 
 #ifdef __CUDACC__
-/* x rounded to tf32: to nearest, ties away from zero (sp24_round's rule).
- * A NaN becomes the TF32 NaN 0x7fffe000: cvt.rna only clears its low 13
- * bits, which turned 0x7f800001 to 0x7f801fff into infinities. */
-__device__ __forceinline__ float sp24_tf32_rna(float x)
-{
-    uint32_t u;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(x));
-    return x != x ? __uint_as_float(0x7fffe000u) : __uint_as_float(u);
-}
+#include "tf32_round.h"
+
+/* x rounded to tf32: to nearest, ties away from zero (sp24_round's rule). */
+__device__ __forceinline__ float sp24_tf32_rna(float x) { return __uint_as_float(tf32_rna_bits(x)); }
 #endif
 
 #endif

@@ -61,7 +61,8 @@ tcspmm_status sp24_wgmma_prepare(tcspmm_precision precision);
 tcspmm_status sp24_wgmma_check_sizes(int64_t rows, int64_t rows_pad, int64_t cols_pad, int64_t n,
                                      int64_t n_pad);
 
-/* C = alpha*A*B + beta*C, enqueued on stream (sizes checked as above). */
+/* C = alpha*A*B + beta*C, enqueued on stream, for sizes that passed
+ * sp24_wgmma_check_sizes (sp24_gpu_spmm asks before it packs B). */
 tcspmm_status sp24_wgmma_spmm(const sp24_wgmma_args *a, cudaStream_t stream);
 
 #ifdef __cplusplus
