@@ -46,7 +46,11 @@
  * 8t + s and 8t + 4 + s): two float4 stores per row (two float4 atomic
  * adds on sm_90 for the parts of a split panel). A row-major C whose rows
  * are not 16-byte aligned goes through shared memory instead, and out 32
- * columns of one row per store (TF32, N > 8; see the epilogue).
+ * columns of one row per store (N > 8; see the epilogue). In FP32 mode
+ * this path costs the four-warp, three-stage kernel with 16-byte B copies a
+ * spill outside its main loop (24 bytes stored as it starts, 8 loaded in
+ * the epilogue); its time at N = 128 did not move (same call,
+ * bench/results/fp32-staged-c-2026-11-27/).
  *
  * Copies: thread t copies B chunk (4 floats) t % (8*WARPS) of rows
  * 4*(t / (8*WARPS)) + i, i = 0..3 (their 4 active columns are one int4);
@@ -525,10 +529,9 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         /* Epilogue: lane (g, t) holds columns 8t .. 8t + 7 of the warp's 32
          * (tile s: 8t + s in e = 0, 2 and 8t + 4 + s in e = 1, 3) of rows g
          * (e = 0, 1) and g + 8 (e = 2, 3) of each brick row. */
-        if (!SPLIT && c_staged && !split) {
+        if (c_staged && !split) {
             /* Rows of C that 16-byte stores cannot write (row-major, ldc not
-             * a multiple of 4 or C misaligned; n > 8; TF32 only: in FP32 it
-             * made a kernel spill): the warp's TM x 32
+             * a multiple of 4 or C misaligned; n > 8): the warp's TM x 32
              * tile goes through shared memory (the B stages, free once every
              * warp has passed the barrier; rows padded to 33 words, so that
              * the fragment writes and the row reads are free of bank
