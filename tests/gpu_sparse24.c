@@ -8,7 +8,11 @@
  * mma.sp on 64x64 tiles only, as on devices with 99 KB of shared memory per
  * block, and wgmma.sp); then one handle through products of changing n, a
  * 16-bit product through the public tcspmm_spmm_ex, and the most rows each
- * mma.sp kernel takes.
+ * mma.sp kernel takes. With --small-device the process runs as on a device
+ * of compute capability 8.6, 8.9 or 12.x (sp24_emulate_small_device): the
+ * uploads pick mma.sp on 64x64 tiles and prepare no other kernel, and an
+ * upload refuses the rows those tiles cannot hold. --small: only the small
+ * cases (for compute-sanitizer).
  *
  * Each result is checked twice: against the float64 product of the given
  * fp32 inputs (the issue's tolerance: 1e-3 tf32, 1e-2 bf16/fp16), and against
@@ -446,8 +450,21 @@ static void test_auto_overflow(void)
 
 int main(int argc, char **argv)
 {
-    int small_only = argc > 1 && strcmp(argv[1], "--small") == 0; /* for compute-sanitizer */
+    int small_only = 0, small_device = 0;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--small")) small_only = 1;
+        else if (!strcmp(argv[a], "--small-device")) small_device = 1;
+        else {
+            fprintf(stderr, "usage: gpu_sparse24 [--small] [--small-device]\n");
+            return 2;
+        }
+    }
     tests_require_gpu();
+    if (small_device) {
+        sp24_emulate_small_device(1);
+        printf("as a device without wgmma.sp or 100 KB blocks\n");
+        CHECK(sp24_kernel_default() == SP24_KERNEL_MMA_SP_SMALL);
+    }
     const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR, C = TCSPMM_LAYOUT_COL_MAJOR;
     const tcspmm_precision TF = TCSPMM_PRECISION_TF32, BF = TCSPMM_PRECISION_BF16,
                            FP = TCSPMM_PRECISION_FP16;
@@ -505,10 +522,16 @@ int main(int argc, char **argv)
         {200, 100, 64, FP, R, F32, 4, 1.0f, 1.0f, F32},
         /* at least three waves of wgmma.sp's 256 x 128 tiles: clusters of
          * two that share B; an odd number of tiles along M (the last pair's
-         * second tile lies past A's rows), B in place in both layouts */
+         * second tile lies past A's rows); B packed (ldb not a multiple of
+         * 8), and read in place in both layouts (row-major C then written
+         * in whole rows through shared memory) */
         {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
         {12900, 150, 1030, FP, C, H_FP, 0, -1.0f, 1.0f, F32},
         {12900, 100, 1030, TF, C, F32, 3, 1.0f, 0.0f, F32},
+        {12900, 200, 1030, BF, R, H_BF, 2, 1.0f, 0.5f, F32},
+        {12900, 150, 1030, FP, C, H_FP, 2, -1.0f, 1.0f, F32},
+        /* 256 x 128 tiles without pairs, B in place, 16-bit C in whole rows */
+        {2000, 300, 1100, FP, R, H_FP, 4, 1.0f, -1.0f, H_FP},
         /* 16-bit C through every way C is written: n = 1; column-major
          * (single elements); row-major in pairs (even ldc) or single (odd);
          * whole rows through shared memory (ldc a multiple of 4, whole

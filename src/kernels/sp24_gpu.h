@@ -50,6 +50,12 @@ int sp24_kernel_usable(sp24_kernel k);
  * of SP24_KERNEL_WGMMA, SP24_KERNEL_MMA_SP and SP24_KERNEL_MMA_SP_SMALL. */
 sp24_kernel sp24_kernel_default(void);
 
+/* For tests: on (nonzero), every device answers sp24_kernel_usable as one of
+ * compute capability 8.6, 8.9 or 12.x does (no wgmma.sp, no 100 KB blocks),
+ * so that the uploads and products of a process take the path those devices
+ * take. Call it before any upload. */
+void sp24_emulate_small_device(int on);
+
 /* Copies s to the current device. */
 tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out);
 

@@ -323,7 +323,7 @@ template <int ELEM, int BM, int BN, int WM, int WN> struct spmm_config {
     static tcspmm_status start(const sp24_gpu *g, int64_t n, float alpha, float beta, CT *dC,
                                int64_t ldc, int row_major, cudaStream_t stream)
     {
-        dim3 grid((unsigned)((n + BN - 1) / BN), (unsigned)(g->rows_pad / BM));
+        dim3 grid((unsigned)((n + BN - 1) / BN), (unsigned)row_blocks(g));
         int k_tiles = (int)(g->cols_pad / sp24_ktile_cols(g->precision));
         sp24_spmm<ELEM, BM, BN, WM, WN, CT><<<grid, THREADS, SMEM, stream>>>(
             (const uint8_t *)g->values, g->meta, (const uint8_t *)g->b_packed,
@@ -331,9 +331,16 @@ template <int ELEM, int BM, int BN, int WM, int WN> struct spmm_config {
             alpha, beta, dC, ldc, row_major);
         return TCSPMM_CUDA(cudaGetLastError());
     }
+    /* Blocks along M: those that hold a row of A (rows_pad is a multiple of
+     * the big tiles' rows, so 64-row blocks past the last row would only
+     * multiply padding). */
+    static int64_t row_blocks(const sp24_gpu *g)
+    {
+        return (g->rows + BM - 1) / BM;
+    }
     static int64_t blocks(const sp24_gpu *g, int64_t n)
     {
-        return (g->rows_pad / BM) * ((n + BN - 1) / BN);
+        return row_blocks(g) * ((n + BN - 1) / BN);
     }
 };
 
@@ -348,10 +355,21 @@ static_assert(configs<ELEM_TF32>::big::SMEM == configs<ELEM_BF16>::big::SMEM &&
                   configs<ELEM_TF32>::big::SMEM == configs<ELEM_FP16>::big::SMEM,
               "one shared-memory size for the big tiles of every precision");
 
+static int small_device_emulated; /* sp24_emulate_small_device */
+
+extern "C" void sp24_emulate_small_device(int on) { small_device_emulated = on != 0; }
+
+/* Whether the current device runs wgmma.sp (as emulated). */
+static int wgmma_usable(void)
+{
+    return !small_device_emulated && sp24_wgmma_usable();
+}
+
 /* Whether the current device gives a thread block the big tiles' shared
  * memory (100 KB; compute capability 8.6, 8.9 and 12.x give 99 KB). */
 static int big_tiles_fit(void)
 {
+    if (small_device_emulated) return 0;
     int dev = 0, optin = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
@@ -465,13 +483,13 @@ static int mma_sp_takes_rows(sp24_kernel k, int64_t rows_pad)
 
 extern "C" int sp24_kernel_usable(sp24_kernel k)
 {
-    if (k == SP24_KERNEL_WGMMA) return sp24_wgmma_usable();
+    if (k == SP24_KERNEL_WGMMA) return wgmma_usable();
     return k == SP24_KERNEL_MMA_SP_SMALL || (k == SP24_KERNEL_MMA_SP && big_tiles_fit());
 }
 
 extern "C" sp24_kernel sp24_kernel_default(void)
 {
-    return sp24_wgmma_usable()                        ? SP24_KERNEL_WGMMA
+    return wgmma_usable()                             ? SP24_KERNEL_WGMMA
            : sp24_kernel_usable(SP24_KERNEL_MMA_SP) ? SP24_KERNEL_MMA_SP
                                                     : SP24_KERNEL_MMA_SP_SMALL;
 }

@@ -535,6 +535,8 @@ __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int 
     for (int t = threadIdx.x; t < rows * QUADS; t += blockDim.x) {
         const int row = row0 + (row_major ? t / QUADS : t % rows);
         const int quad = row_major ? t % QUADS : t / rows;
+        const int64_t i = m0 + row, j = n0 + 4 * quad;
+        if (i >= m || j >= n) continue; /* nothing read for what is not stored */
         const uint32_t at = base + (uint32_t)(row * (BN + PART_PAD) + 4 * quad) * 4;
         float4 got[MAX_SPLITS]; /* every part's load in flight before the first add */
 #pragma unroll
@@ -549,8 +551,6 @@ __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int 
                 sum.z += got[p].z;
                 sum.w += got[p].w;
             }
-        const int64_t i = m0 + row, j = n0 + 4 * quad;
-        if (i >= m || j >= n) continue;
         const float v[4] = {sum.x, sum.y, sum.z, sum.w};
         if (quads && j + 4 <= n) {
             store_c<CT, 4>(C + i * ldc + j, alpha, v, beta);
