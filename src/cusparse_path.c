@@ -83,6 +83,11 @@ const char *cusparse_path_alg_name(int alg)
 }
 
 
+int cusparse_path_index_bytes(int64_t nnz)
+{
+    return nnz > INT32_MAX ? 8 : 4;
+}
+
 /* A's indices widened (idx64) or narrowed to the index type, uploaded. */
 static tcspmm_status upload_converted(void **dst, const void *src64, const void *src32,
                                       int64_t count, int idx64)
@@ -105,7 +110,7 @@ static tcspmm_status upload_converted(void **dst, const void *src64, const void 
  * narrowed from A's, or from a download of dA's when A is NULL. */
 static tcspmm_status device_arrays(const tcspmm_csr *A, csr_gpu *dA, cusparse_path *p)
 {
-    if (p->nnz > INT32_MAX) {
+    if (cusparse_path_index_bytes(p->nnz) == 8) {
         TCSPMM_TRY(upload_converted(&p->row_ptr, A->row_ptr, NULL, p->rows + 1, 1));
         TCSPMM_TRY(upload_converted(&p->col_idx, NULL, A->col_idx, p->nnz, 1));
         return device_copy_in((void **)&p->values, A->values, (size_t)p->nnz * sizeof(float),
@@ -141,7 +146,8 @@ tcspmm_status cusparse_path_create(const tcspmm_csr *A, csr_gpu *dA, cusparse_pa
     p->rows = dA ? dA->rows : A->rows;
     p->cols = dA ? dA->cols : A->cols;
     p->nnz = dA ? dA->nnz : A->nnz;
-    cusparseIndexType_t it = p->nnz > INT32_MAX ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+    cusparseIndexType_t it =
+        cusparse_path_index_bytes(p->nnz) == 8 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
     tcspmm_status st = device_arrays(A, dA, p);
     if (!st) st = TCSPMM_CUSPARSE(cusparseCreate(&p->handle));
     for (int a = 0; a < CUSPARSE_PATH_NUM_ALGS && !st; a++)
@@ -181,7 +187,7 @@ static tcspmm_status download_indices(void *dst, const void *src, int64_t count,
 tcspmm_status cusparse_path_download(const cusparse_path *p, tcspmm_csr *out)
 {
     TCSPMM_TRY(csr_alloc(p->rows, p->cols, p->nnz, out));
-    const int idx64 = p->nnz > INT32_MAX;
+    const int idx64 = cusparse_path_index_bytes(p->nnz) == 8;
     tcspmm_status st = download_indices(out->row_ptr, p->row_ptr, p->rows + 1, idx64, 1);
     if (!st) st = download_indices(out->col_idx, p->col_idx, p->nnz, idx64, 0);
     if (!st && p->nnz)

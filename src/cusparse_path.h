@@ -47,6 +47,10 @@ int cusparse_path_keeps_alg3(const cusparse_path *p);
 int cusparse_path_takes_alg3(const cusparse_path *p, const float *dB, int64_t ldb,
                              const float *dC, int64_t ldc);
 
+/* The bytes of each of A's indices on the path for nnz entries: 4, or 8
+ * where 32-bit indices cannot count them (nnz of 2^31 or more). */
+int cusparse_path_index_bytes(int64_t nnz);
+
 /* The path for A. dA, when not NULL, is A already on the device (nnz below
  * 2^31): its col_idx and values are taken over (set to NULL in dA), and A
  * may then be NULL (row_ptr is read back from dA). Without dA, A is

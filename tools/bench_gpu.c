@@ -121,7 +121,7 @@ static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A,
      * with the 32- or 64-bit indices cusparse_path_create gives it). */
     int eb = info.precision == TCSPMM_PRECISION_TF32 ? 4 : 2;
     double structured = (double)A->rows * A->cols * eb * 9 / 16;
-    int64_t index_bytes = A->nnz > INT32_MAX ? 8 : 4;
+    int64_t index_bytes = cusparse_path_index_bytes(A->nnz);
     int64_t a_bytes = path == TCSPMM_PATH_HRPB       ? info.hrpb_bytes
                       : path == TCSPMM_PATH_SPARSE24 ? (int64_t)structured
                                                           : (A->rows + 1 + A->nnz) * index_bytes + A->nnz * 4;
