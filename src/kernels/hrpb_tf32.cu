@@ -46,11 +46,12 @@
  * 8t + s and 8t + 4 + s): two float4 stores per row (two float4 atomic
  * adds on sm_90 for the parts of a split panel). A row-major C whose rows
  * are not 16-byte aligned goes through shared memory instead, and out 32
- * columns of one row per store (N > 8; see the epilogue). In FP32 mode
- * this path costs the four-warp, three-stage kernel with 16-byte B copies a
- * spill outside its main loop (24 bytes stored as it starts, 8 loaded in
- * the epilogue); its time at N = 128 did not move (same call,
- * bench/results/fp32-staged-c-2026-11-27/).
+ * columns of one row per store (N > 8; see the epilogue). That path takes
+ * each row's index of C from shared memory, where the lanes holding c_row
+ * put it, so that nothing else of the panel stays live to the epilogue:
+ * reading the row map there made FP32's four-warp, three-stage kernel with
+ * 16-byte B copies spill and schedule its MMAs worse, 1.07x slower at
+ * N = 128 (bench/results/fp32-c-rows-2026-11-27/).
  *
  * Copies: thread t copies B chunk (4 floats) t % (8*WARPS) of rows
  * 4*(t / (8*WARPS)) + i, i = 0..3 (their 4 active columns are one int4);
@@ -536,27 +537,33 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
              * warp has passed the barrier; rows padded to 33 words, so that
              * the fragment writes and the row reads are free of bank
              * conflicts), and each store then writes 32 consecutive columns
-             * of one row instead of 4 scattered words in each of 8 rows. */
+             * of one row instead of 4 scattered words in each of 8 rows.
+             * The tile's rows of C follow the tiles, as c_row gave them. */
             constexpr int C_LD = 33;
-            static_assert(WARPS * TM * C_LD <= STAGES * HRPB_TK * LDB, "C tile fits the B stages");
+            static_assert(WARPS * TM * (C_LD + 2) <= STAGES * HRPB_TK * LDB,
+                          "C tile and its row indices fit the B stages");
             __syncthreads();
             float *tile = &sm.b[0][0] + warp * (TM * C_LD);
+            int64_t *tile_rows =
+                reinterpret_cast<int64_t *>(&sm.b[0][0] + WARPS * TM * C_LD) + warp * TM;
 #pragma unroll
             for (int r = 0; r < BR; r++)
 #pragma unroll
-                for (int h = 0; h < 2; h++)
+                for (int h = 0; h < 2; h++) {
+                    if (t == 0) tile_rows[16 * r + g + 8 * h] = c_row[r][h];
 #pragma unroll
                     for (int s = 0; s < 4; s++) {
                         float *row = tile + (16 * r + g + 8 * h) * C_LD + 8 * t + s;
                         row[0] = alpha * acc[r][s][2 * h];
                         row[4] = alpha * acc[r][s][2 * h + 1];
                     }
+                }
             __syncwarp();
             const int64_t j = n0 + 32 * warp + lane;
             for (int k = 0; k < TM && j < n; k++) {
-                const int64_t i0 = vp.panel * TM + k;
-                if (i0 >= rows) break;
-                float *c = C + (row_map ? row_map[i0] : i0) * c_si + j * c_sj;
+                const int64_t i = tile_rows[k];
+                if (i < 0) break;
+                float *c = C + i * c_si + j * c_sj;
                 const float v = tile[k * C_LD + lane];
                 *c = beta == 0.0f ? v : v + beta * *c;
             }
