@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/sparse24.h"
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
@@ -21,14 +22,6 @@
 #include "sparse24_gen.h"
 
 static uint64_t seed = 1300;
-
-/* bf16 bits of x, truncated (the test's values are then exact in bf16) */
-static uint16_t bf16_of(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return (uint16_t)(u >> 16);
-}
 
 /* One call of plan with alpha (0 unless A has no entries): C, of bf16 when
  * c16, must come back as beta * C0 exactly, its padding as it was. */
@@ -48,10 +41,9 @@ static void check_scale(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
         for (size_t e = 0; e < csize; e += 7) C0[e] = NAN;
     for (size_t e = 0; e < csize; e++) {
         if (c16) {
-            const uint16_t h = bf16_of(C0[e]);
+            const uint16_t h = sp24_half_bits(C0[e], TCSPMM_PRECISION_BF16);
             memcpy(c_bytes + 2 * e, &h, 2);
-            uint32_t u = (uint32_t)h << 16;
-            memcpy(&C0[e], &u, 4); /* C0 as the bf16 value it holds */
+            C0[e] = sp24_half_value(h, TCSPMM_PRECISION_BF16); /* the bf16 value C holds */
         } else {
             memcpy(c_bytes + 4 * e, &C0[e], 4);
         }
@@ -76,8 +68,7 @@ static void check_scale(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
             if (c16) {
                 uint16_t h;
                 memcpy(&h, c_back + 2 * e, 2);
-                uint32_t u = (uint32_t)h << 16;
-                memcpy(&got, &u, 4);
+                got = sp24_half_value(h, TCSPMM_PRECISION_BF16);
             } else {
                 memcpy(&got, c_back + 4 * e, 4);
             }
