@@ -83,16 +83,18 @@ enum { MAX_WARPS = 4 };
  * long-panel products 1-2.5% slower), while with fewer waves a panel's
  * serial chain of blocks can bound the time, and one block of lookahead made
  * such products up to 1.27x slower. Four stages (5 blocks of four warps)
- * were slower at N = 128. FP32 with two stages would spill in the loop;
- * TM = 32 (whose registers, not shared memory, limit the blocks) was not
- * measured. bench/NOTES.md, bench/results/hrpb-stages-2026-11-26/ and
- * hrpb-two-warps-2026-11-26/. */
+ * were slower at N = 128. FP32 (3xTF32) has two stages with two warps
+ * only: 1.024x at N = 64; with four warps 1.015x at N = 128 but 0.999x at
+ * N = 512, down to 0.959x. TM = 32 (whose registers, not shared memory,
+ * limit the blocks) was not measured. bench/NOTES.md,
+ * bench/results/hrpb-stages-2026-11-26/, hrpb-two-warps-2026-11-26/ and
+ * fp32-two-stages-2026-11-27/. */
 enum { DEEP_STAGES = 3, SHALLOW_STAGES = 2, SHALLOW_MIN_WAVES = 2 };
 
 template <int TM, int WARPS, bool SPLIT>
 constexpr bool has_shallow(void)
 {
-    return TM == 16 && !SPLIT;
+    return TM == 16 && (!SPLIT || WARPS == 2);
 }
 
 /* Split panels add their partial sums atomically: sm_90 has 16-byte float4
@@ -226,14 +228,17 @@ struct hrpb_smem<TM, 1, STAGES, SPLIT> : hrpb_stages<TM, 1, STAGES> {};
  *     in the loop (1.57x slower); 9 (56 registers, a small spill) were 0.995x
  *     at N = 128, down to 0.88x.
  *   - two warps: at most 14 (72 registers). The 15 that fit get 64 and spill
- *     (1.023x at N = 64, against 1.056x for 14).
+ *     (1.023x at N = 64, against 1.056x for 14). In FP32 at most 11 (80
+ *     registers; a 4-byte spill outside the main loop).
  * TM = 32 would spill under these caps and is left to the compiler. */
 template <int TM, int WARPS, int STAGES, bool SPLIT>
 constexpr int min_blocks_per_sm(void)
 {
     constexpr int by_smem =
         (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS, STAGES, SPLIT>) + 1024);
-    constexpr int cap = WARPS == MAX_WARPS ? 8 : WARPS == 2 ? 14 : by_smem;
+    constexpr int cap = WARPS == MAX_WARPS ? 8
+                        : WARPS == 2       ? (SPLIT ? 11 : 14)
+                                           : by_smem;
     return TM != 16 ? 1 : by_smem > cap ? cap : by_smem;
 }
 
