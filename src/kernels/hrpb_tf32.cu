@@ -83,18 +83,19 @@ enum { MAX_WARPS = 4 };
  * long-panel products 1-2.5% slower), while with fewer waves a panel's
  * serial chain of blocks can bound the time, and one block of lookahead made
  * such products up to 1.27x slower. Four stages (5 blocks of four warps)
- * were slower at N = 128. FP32 (3xTF32) has two stages with two warps
- * only: 1.024x at N = 64; with four warps 1.015x at N = 128 but 0.999x at
- * N = 512, down to 0.959x. TM = 32 (whose registers, not shared memory,
- * limit the blocks) was not measured. bench/NOTES.md,
- * bench/results/hrpb-stages-2026-11-26/, hrpb-two-warps-2026-11-26/ and
- * fp32-two-stages-2026-11-27/. */
+ * were slower at N = 128. FP32 (3xTF32) has two stages with one and two
+ * warps (24 instead of 19 blocks; 11 instead of 10): 1.019x-1.023x at
+ * N = 8-32, up to 1.12x, and 1.024x at N = 64; not with four warps: 1.015x
+ * at N = 128 but 0.999x at N = 512, down to 0.959x. TM = 32 (whose
+ * registers, not shared memory, limit the blocks) was not measured.
+ * bench/NOTES.md, bench/results/hrpb-stages-2026-11-26/,
+ * hrpb-two-warps-2026-11-26/ and fp32-two-stages-2026-11-27/. */
 enum { DEEP_STAGES = 3, SHALLOW_STAGES = 2, SHALLOW_MIN_WAVES = 2 };
 
 template <int TM, int WARPS, bool SPLIT>
 constexpr bool has_shallow(void)
 {
-    return TM == 16 && (!SPLIT || WARPS == 2);
+    return TM == 16 && (!SPLIT || WARPS <= 2);
 }
 
 /* Split panels add their partial sums atomically: sm_90 has 16-byte float4
@@ -230,6 +231,10 @@ struct hrpb_smem<TM, 1, STAGES, SPLIT> : hrpb_stages<TM, 1, STAGES> {};
  *   - two warps: at most 14 (72 registers). The 15 that fit get 64 and spill
  *     (1.023x at N = 64, against 1.056x for 14). In FP32 at most 11 (80
  *     registers; a 4-byte spill outside the main loop).
+ *   - one warp, FP32: at most 24 (80 registers, as six warps share an SM
+ *     sub-partition's registers; 24 bytes spilled at the start and reloaded
+ *     in the epilogue, none in the block loop). The 28 that fit get 72 and
+ *     spill 44-68 bytes.
  * TM = 32 would spill under these caps and is left to the compiler. */
 template <int TM, int WARPS, int STAGES, bool SPLIT>
 constexpr int min_blocks_per_sm(void)
@@ -238,7 +243,7 @@ constexpr int min_blocks_per_sm(void)
         (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS, STAGES, SPLIT>) + 1024);
     constexpr int cap = WARPS == MAX_WARPS ? 8
                         : WARPS == 2       ? (SPLIT ? 11 : 14)
-                                           : by_smem;
+                                           : (SPLIT ? 24 : by_smem);
     return TM != 16 ? 1 : by_smem > cap ? cap : by_smem;
 }
 
