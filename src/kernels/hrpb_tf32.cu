@@ -234,16 +234,23 @@ struct hrpb_smem<TM, 1, STAGES, SPLIT> : hrpb_stages<TM, 1, STAGES> {};
  *   - one warp, FP32: at most 24 (80 registers, as six warps share an SM
  *     sub-partition's registers; 24 bytes spilled at the start and reloaded
  *     in the epilogue, none in the block loop). The 28 that fit get 72 and
- *     spill 44-68 bytes.
+ *     spill 44-68 bytes. Built for GPUs before sm_90, whose shared memory
+ *     holds at most 19 such blocks, at most 20 (96 registers): at 24, sm_80
+ *     code reloads a spilled value in the block loop.
  * TM = 32 would spill under these caps and is left to the compiler. */
 template <int TM, int WARPS, int STAGES, bool SPLIT>
 constexpr int min_blocks_per_sm(void)
 {
     constexpr int by_smem =
         (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS, STAGES, SPLIT>) + 1024);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    constexpr int one_warp_split_cap = 20;
+#else
+    constexpr int one_warp_split_cap = 24;
+#endif
     constexpr int cap = WARPS == MAX_WARPS ? 8
                         : WARPS == 2       ? (SPLIT ? 11 : 14)
-                                           : (SPLIT ? 24 : by_smem);
+                                           : (SPLIT ? one_warp_split_cap : by_smem);
     return TM != 16 ? 1 : by_smem > cap ? cap : by_smem;
 }
 
