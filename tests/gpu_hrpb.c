@@ -5,8 +5,9 @@
  * leading dimensions above the minimum, beta zero and not, both ways of
  * reading a column-major B, two and three copy stages, heavily split
  * panels, repeat runs (the two stage counts give the same answer), and the
- * bundled matrices of data/ (both row orders). C is poisoned with NaN before
- * every run (its padding too, which must stay untouched).
+ * bundled matrices of data/ (both row orders); and the FP32 (3xTF32)
+ * kernels with two and three copy stages forced, within 1e-5. C is poisoned
+ * with NaN before every run (its padding too, which must stay untouched).
  *
  * `gpu_hrpb --quick` runs a quarter of the N list (for compute-sanitizer);
  * `gpu_hrpb --time [--n N1,N2,...] [file.mtx ...]` instead times the kernel
@@ -58,14 +59,16 @@ typedef struct device_matrix {
     hrpb_gpu *g;
 } device_matrix;
 
-/* clustered: HRPB of A's rows in the clustered order (row_order.h). */
+/* clustered: HRPB of A's rows in the clustered order (row_order.h).
+ * precision: TF32, or FP32 (the split 3xTF32 arithmetic). */
 static tcspmm_status device_matrix_make(const tcspmm_csr *A, int tm, int clustered, int64_t n_tiles,
-                                        int num_sms, int blocks_per_sm, device_matrix *m)
+                                        int num_sms, int blocks_per_sm,
+                                        tcspmm_precision precision, device_matrix *m)
 {
     memset(m, 0, sizeof *m);
     TCSPMM_TRY(clustered ? hrpb_build_clustered(A, tm, 0, &m->h) : hrpb_build(A, tm, 0, &m->h));
     TCSPMM_TRY(wave_split_build(&m->h, n_tiles, num_sms, blocks_per_sm, &m->w));
-    return hrpb_gpu_upload(&m->h, &m->w, TCSPMM_PRECISION_TF32, &m->g);
+    return hrpb_gpu_upload(&m->h, &m->w, precision, &m->g);
 }
 
 static void device_matrix_free(device_matrix *m)
@@ -106,11 +109,14 @@ static tcspmm_status rounded_reference(const tcspmm_csr *A, const run_desc *d, c
     return st;
 }
 
+/* FP32 mode against the exact product: it lands near 2e-7, TF32 near 3e-4. */
+#define FP32_TOL 1e-5
+
 /* Runs d on the device with a fresh random B (and C0 when beta != 0) and
- * fills *res (against the exact product within 1e-3); checks it against
- * the rounded one within TF32_ROUNDED_TOL; C (host, ldc) receives the
- * result for callers that compare runs. Returns 0 if the run itself
- * failed. */
+ * fills *res (against the exact product within 1e-3, or FP32_TOL where g
+ * runs FP32 mode); checks a TF32 product against the rounded one within
+ * TF32_ROUNDED_TOL; C (host, ldc) receives the result for callers that
+ * compare runs. Returns 0 if the run itself failed. */
 static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_desc *d,
                            uint64_t seed, compare_result *res, float **C_out)
 {
@@ -152,13 +158,14 @@ static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_des
         ok = st == TCSPMM_SUCCESS;
     }
     if (ok) {
-        *res = compare_to_reference(C, ldc, d->layout, ref, M, n, 1e-3);
+        *res = compare_to_reference(C, ldc, d->layout, ref, M, n, g->split ? FP32_TOL : 1e-3);
         const compare_result rounded = compare_to_reference(C, ldc, d->layout, ref_rounded, M, n,
                                                             TF32_ROUNDED_TOL);
-        if (!rounded.pass && res->pass && failures_printed++ < 20)
+        if (!g->split && !rounded.pass && res->pass && failures_printed++ < 20)
             fprintf(stderr, "  N=%lld: rel_err %.3g against TF32-rounded inputs\n", (long long)n,
                     rounded.rel_err);
-        CHECK(rounded.pass || !res->pass); /* a failure against the exact product is reported once */
+        /* a failure against the exact product is reported once */
+        CHECK(g->split || rounded.pass || !res->pass);
         /* The padding between leading dimensions must still hold its NaN. */
         int64_t outer = row_major ? M : n, inner = row_major ? n : M, touched = 0;
         for (int64_t o = 0; o + 1 < outer; o++)
@@ -193,6 +200,35 @@ static void check_run(const tcspmm_csr *A, const hrpb_gpu *g, const run_desc *d,
                 (long long)res.nonfinite);
 }
 
+/* d (ld_pad 0) with three copy stages and with two, on the same inputs:
+ * both pass run_and_compare and agree within rel (relative Frobenius),
+ * since split panels' atomics may add in another order. */
+static void check_stages_agree(const tcspmm_csr *A, const hrpb_gpu *g, const run_desc *d,
+                               uint64_t seed, double rel, const char *what)
+{
+    run_desc deep = *d, shallow = *d;
+    deep.stages = HRPB_STAGES_DEEP;
+    shallow.stages = HRPB_STAGES_SHALLOW;
+    compare_result r1, r2;
+    float *C1 = NULL, *C2 = NULL;
+    if (run_and_compare(A, g, &deep, seed, &r1, &C1) &&
+        run_and_compare(A, g, &shallow, seed, &r2, &C2)) {
+        double diff = 0, norm = 0;
+        for (int64_t e = 0; e < A->rows * d->n; e++) {
+            diff += (double)(C1[e] - C2[e]) * (C1[e] - C2[e]);
+            norm += (double)C1[e] * C1[e];
+        }
+        const int pass = r1.pass && r2.pass && sqrt(diff) <= rel * sqrt(norm);
+        CHECK(pass);
+        if (!pass && failures_printed++ < 20)
+            fprintf(stderr, "  %s N=%lld %s: rel_err %.3g (three stages), %.3g (two), apart %.3g\n",
+                    what, (long long)d->n, g->split ? "fp32" : "tf32", r1.rel_err, r2.rel_err,
+                    norm > 0 ? sqrt(diff / norm) : sqrt(diff));
+    }
+    free(C1);
+    free(C2);
+}
+
 /* Every generated edge case at every N, TM 16 and 32; the layout, beta,
  * padding and column-major mode rotate with the indices so each case meets
  * each of them. */
@@ -206,7 +242,8 @@ static void test_edge_cases(void)
         for (int v = 0; v < 4; v++) {
             const int tm = v % 2 ? 32 : 16, clustered = v / 2;
             device_matrix m;
-            tcspmm_status st = device_matrix_make(&A, tm, clustered, 1, 132, 4, &m);
+            tcspmm_status st =
+                device_matrix_make(&A, tm, clustered, 1, 132, 4, TCSPMM_PRECISION_TF32, &m);
             CHECK_OK(st);
             if (st == TCSPMM_SUCCESS) {
                 for (int ni = ci % n_step; ni < NUM_NS; ni += n_step) {
@@ -234,7 +271,8 @@ static void test_split_panels(void)
         /* One resident block fewer than panels: a little over one wave. */
         int pretend_sms = (int)((A.rows + tm - 1) / tm) - 1;
         device_matrix m;
-        tcspmm_status st = device_matrix_make(&A, tm, clustered, 1, pretend_sms, 1, &m);
+        tcspmm_status st = device_matrix_make(&A, tm, clustered, 1, pretend_sms, 1,
+                                                TCSPMM_PRECISION_TF32, &m);
         CHECK_OK(st);
         if (st == TCSPMM_SUCCESS) {
             CHECK(m.w.split_panels > 0);
@@ -250,29 +288,57 @@ static void test_split_panels(void)
                         check_run(&A, m.g, &d, seed++, "split panels", tm);
                     }
             /* Two runs on the same inputs, with three copy stages and with
-             * two: same answer within rounding (the atomics may add in
-             * another order). */
+             * two: same answer within rounding. */
             run_desc d = {128, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO,
-                          HRPB_STAGES_DEEP};
-            run_desc d_shallow = d;
-            d_shallow.stages = HRPB_STAGES_SHALLOW;
-            compare_result r1, r2;
-            float *C1 = NULL, *C2 = NULL;
-            if (run_and_compare(&A, m.g, &d, 42, &r1, &C1) &&
-                run_and_compare(&A, m.g, &d_shallow, 42, &r2, &C2)) {
-                CHECK(r1.pass && r2.pass);
-                double diff = 0, norm = 0;
-                for (int64_t e = 0; e < A.rows * d.n; e++) {
-                    diff += (double)(C1[e] - C2[e]) * (C1[e] - C2[e]);
-                    norm += (double)C1[e] * C1[e];
-                }
-                CHECK(sqrt(diff) <= 1e-5 * sqrt(norm));
-            }
-            free(C1);
-            free(C2);
+                          HRPB_STAGES_AUTO};
+            check_stages_agree(&A, m.g, &d, 42, 1e-5, "split panels");
         }
         device_matrix_free(&m);
     }
+    tcspmm_csr_free(&A);
+}
+
+/* FP32 mode (3xTF32) with each kernel width (N = 7 and 32: one warp, 57:
+ * two, 129: four, which has three stages only) forced to three copy stages
+ * and to two: the generated edge cases (TM = 16, A's order, both layouts,
+ * beta zero and not) and panels split across a pretend GPU of few SMs (the
+ * atomic path). Each run within FP32_TOL of the exact product; the two
+ * stage counts within 1e-6 of each other. */
+static void test_fp32_stages(void)
+{
+    static const int64_t ns[] = {7, 32, 57, 129};
+    const int first = n_step > 1 ? 1 : 0, last = n_step > 1 ? 2 : 3; /* --quick: 32 and 57 */
+    uint64_t seed = 8000;
+    for (int ci = 0; ci < matgen_num_cases(); ci++) {
+        tcspmm_csr A;
+        const char *name;
+        CHECK_OK(matgen_case(ci, 177 + ci, &A, &name));
+        device_matrix m;
+        tcspmm_status st = device_matrix_make(&A, 16, 0, 1, 132, 4, TCSPMM_PRECISION_FP32, &m);
+        CHECK_OK(st);
+        for (int ni = first; !st && ni <= last; ni++) {
+            const int k = ci + ni;
+            run_desc d = {ns[ni], (tcspmm_layout)(k % 2), 0, 1.25f, k % 3 ? -0.75f : 0.0f,
+                          HRPB_COLB_AUTO, HRPB_STAGES_AUTO};
+            check_stages_agree(&A, m.g, &d, seed++, 1e-6, name);
+        }
+        device_matrix_free(&m);
+        tcspmm_csr_free(&A);
+    }
+    tcspmm_csr A;
+    CHECK_OK(matgen_heavy_panel(203, 1500, 0.002, 32, 16, 0.6, 9, &A));
+    device_matrix m;
+    tcspmm_status st = device_matrix_make(&A, 16, 0, 1, (int)((A.rows + 15) / 16) - 1, 1,
+                                          TCSPMM_PRECISION_FP32, &m);
+    CHECK_OK(st);
+    if (!st) CHECK(m.w.split_panels > 0);
+    for (int ni = first; !st && ni <= last; ni++)
+        for (int layout = 0; layout < 2; layout++) {
+            run_desc d = {ns[ni], (tcspmm_layout)layout, 0, -0.5f, layout ? 0.5f : 0.0f,
+                          HRPB_COLB_AUTO, HRPB_STAGES_AUTO};
+            check_stages_agree(&A, m.g, &d, seed++, 1e-6, "fp32 split panels");
+        }
+    device_matrix_free(&m);
     tcspmm_csr_free(&A);
 }
 
@@ -282,7 +348,7 @@ static void test_arguments(void)
     tcspmm_csr A;
     CHECK_OK(matgen_random(40, 30, 0.2, 3, &A));
     device_matrix m;
-    tcspmm_status st = device_matrix_make(&A, 16, 0, 1, 132, 4, &m);
+    tcspmm_status st = device_matrix_make(&A, 16, 0, 1, 132, 4, TCSPMM_PRECISION_TF32, &m);
     CHECK_OK(st);
     if (st == TCSPMM_SUCCESS) {
         float *dB = NULL, *dC = NULL;
@@ -333,7 +399,7 @@ static void test_bundled(void)
         randomize_values(&A, 11 + found);
         for (int clustered = 0; clustered < 2; clustered++) {
             device_matrix m;
-            st = device_matrix_make(&A, 16, clustered, 1, 132, 4, &m);
+            st = device_matrix_make(&A, 16, clustered, 1, 132, 4, TCSPMM_PRECISION_TF32, &m);
             CHECK_OK(st);
             if (!st) {
                 /* A's order with two copy stages, clustered with three. */
@@ -473,7 +539,8 @@ static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, doub
         int bps;
         CHECK_OK(hrpb_gpu_occupancy(n, 16, TCSPMM_PRECISION_TF32, &bps, &n_tile));
         device_matrix m;
-        tcspmm_status st = device_matrix_make(A, 16, 0, (n + n_tile - 1) / n_tile, sms, bps, &m);
+        tcspmm_status st = device_matrix_make(A, 16, 0, (n + n_tile - 1) / n_tile, sms, bps,
+                                                TCSPMM_PRECISION_TF32, &m);
         CHECK_OK(st);
         if (st) continue;
         float *dB = NULL, *dC = NULL, *B = malloc((size_t)(A->cols * n) * 4);
@@ -511,7 +578,8 @@ static void time_matrix(const char *name, const tcspmm_csr *A, void *flush, doub
         device_matrix m32;
         float ms_tm32 = -1.0f;
         int64_t blocks32 = 0;
-        if (device_matrix_make(A, 32, 0, (n + n_tile - 1) / n_tile, sms, bps, &m32) ==
+        if (device_matrix_make(A, 32, 0, (n + n_tile - 1) / n_tile, sms, bps,
+                               TCSPMM_PRECISION_TF32, &m32) ==
             TCSPMM_SUCCESS) {
             timed_call c32 = {m32.g, HRPB_COLB_AUTO, NULL, 0, n, n, n, TCSPMM_LAYOUT_ROW_MAJOR,
                               dB, dC};
@@ -587,6 +655,7 @@ int main(int argc, char **argv)
     test_arguments();
     test_edge_cases();
     test_split_panels();
+    test_fp32_stages();
     test_bundled();
     return tests_finish();
 }
