@@ -28,7 +28,7 @@ struct hrpb_gpu {
     int64_t rows, cols;
     int64_t num_vpanels;
     int64_t num_split_panels; /* distinct panels cut into several parts */
-    int64_t deep_slots[4];    /* resident three-stage blocks on the device, 1 to 4 warps */
+    int64_t deep_slots[3];    /* resident three-stage blocks on the device, 1, 2, 4 warps */
     hrpb_vpanel *vpanels;     /* num_vpanels, in the split's launch order */
     int64_t *split_panels;    /* num_split_panels panel indices */
     int64_t *size_ptr;        /* num_blocks + 1 */

@@ -228,9 +228,6 @@ struct hrpb_smem<TM, 1, STAGES, SPLIT> : hrpb_stages<TM, 1, STAGES> {};
  *   - four warps: at most 8 (64 registers). The 10 that fit get 48 and spill
  *     in the loop (1.57x slower); 9 (56 registers, a small spill) were 0.995x
  *     at N = 128, down to 0.88x.
- *   - three warps: at most 9 (72 registers; the vector-B kernel spills 28
- *     bytes outside the block loop); 10 would get 64 and spill 48-56 bytes.
- *     In FP32 at most 6 (96 registers; at 7, 80 and a 44-byte spill).
  *   - two warps: at most 14 (72 registers). The 15 that fit get 64 and spill
  *     (1.023x at N = 64, against 1.056x for 14). In FP32 at most 11 (80
  *     registers; a 4-byte spill outside the main loop).
@@ -252,7 +249,6 @@ constexpr int min_blocks_per_sm(void)
     constexpr int one_warp_split_cap = 24;
 #endif
     constexpr int cap = WARPS == MAX_WARPS ? 8
-                        : WARPS == 3       ? (SPLIT ? 6 : 9)
                         : WARPS == 2       ? (SPLIT ? 11 : 14)
                                            : (SPLIT ? one_warp_split_cap : by_smem);
     return TM != 16 ? 1 : by_smem > cap ? cap : by_smem;
@@ -276,7 +272,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
      * it + 1 into shared memory, so packed bytes go one block further ahead.
      * Copy group k holds block k's B rows and packed block k (one warp) or
      * k + 1 (several; group 0 also packed block 0). */
-    constexpr int COLS = (HRPB_BRICK_COLS + WARPS - 1) / WARPS;
+    constexpr int COLS = HRPB_BRICK_COLS / WARPS;
     constexpr bool REG_DECODE = WARPS == 1;
     constexpr int B_AHEAD = STAGES - 1;
     __shared__ __align__(16) smem_t sm;
@@ -371,7 +367,6 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
 #pragma unroll
             for (int k = 0; k < COLS; k++) {
                 const int c = warp + k * WARPS;
-                if (HRPB_BRICK_COLS % WARPS != 0 && c >= HRPB_BRICK_COLS) break; /* three warps */
                 const int j0 = a[c], j1 = a[c + 1];
                 int value0 = __reduce_add_sync(0xffffffffu, lane < j0 ? count : 0);
                 float x[BR][2];
@@ -649,12 +644,16 @@ typedef void (*hrpb_kernel_fn)(const hrpb_vpanel *, const int64_t *, const int32
                                const float *, int64_t, int64_t, float, float *, int64_t, int64_t,
                                bool, bool);
 
-/* Warps per thread block for n columns: fewer for small n (paper, 3.3).
- * Three warps (96 columns) for 64 < n <= 96, where four-warp blocks held
- * a warp with nothing to do: at N = 80 they took 0.91x the time of N = 128. */
+/* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
 static int warps_for(int64_t n)
 {
-    return n <= 32 ? 1 : n <= 64 ? 2 : n <= 96 ? 3 : MAX_WARPS;
+    return n <= 32 ? 1 : n <= 64 ? 2 : MAX_WARPS;
+}
+
+/* Index of a warp count (1, 2, 4) in per-warps tables. */
+static int warps_index(int warps)
+{
+    return warps == 1 ? 0 : warps == 2 ? 1 : 2;
 }
 
 template <int TM, int WARPS, int STAGES, bool SPLIT>
@@ -678,7 +677,6 @@ static hrpb_kernel_fn kernel_for_split(int warps, bool shallow, bool vec)
 {
     return warps == 1   ? kernel_for_warps<TM, 1, SPLIT>(shallow, vec)
            : warps == 2 ? kernel_for_warps<TM, 2, SPLIT>(shallow, vec)
-           : warps == 3 ? kernel_for_warps<TM, 3, SPLIT>(shallow, vec)
                         : kernel_for_warps<TM, MAX_WARPS, SPLIT>(shallow, vec);
 }
 
@@ -794,10 +792,10 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     int device = 0, sms = 0;
     tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&device));
     if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    for (int warps = 1; warps <= MAX_WARPS && !st; warps++) {
+    for (int warps = 1; warps <= MAX_WARPS && !st; warps *= 2) {
         int blocks = 0;
         st = deep_blocks_per_sm(g->panel_rows, warps, g->split, &blocks);
-        g->deep_slots[warps - 1] = (int64_t)sms * blocks;
+        g->deep_slots[warps_index(warps)] = (int64_t)sms * blocks;
     }
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
     if (!st)
@@ -908,7 +906,7 @@ void hrpb_gpu_free(hrpb_gpu *g)
 static bool shallow_for(const hrpb_gpu *g, int warps, int64_t n_tiles, hrpb_stages_mode mode)
 {
     if (mode != HRPB_STAGES_AUTO) return mode == HRPB_STAGES_SHALLOW;
-    return g->num_vpanels * n_tiles >= SHALLOW_MIN_WAVES * g->deep_slots[warps - 1];
+    return g->num_vpanels * n_tiles >= SHALLOW_MIN_WAVES * g->deep_slots[warps_index(warps)];
 }
 
 /* Launches the kernel on B with element strides (b_sk, b_sj) after the beta
