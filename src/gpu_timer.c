@@ -4,6 +4,7 @@
 #include "gpu_timer.h"
 
 #include "error.h"
+#include "rng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,35 +50,51 @@ static tcspmm_status time_once(gpu_timer *t, gpu_timer_fn fn, void *arg, int r, 
     return TCSPMM_CUDA(cudaEventElapsedTime(ms, t->start, t->stop));
 }
 
-tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup, int reps,
-                            float *ms)
+tcspmm_status gpu_timer_turns(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
+                              int warmup, int reps, float *ms)
 {
-    for (int w = 0; w < warmup; w++) TCSPMM_TRY(fn(arg));
-    for (int r = 0; r < reps; r++) TCSPMM_TRY(time_once(t, fn, arg, r, &ms[r]));
-    gpu_timer_sort(ms, reps);
-    return TCSPMM_SUCCESS;
-}
-
-tcspmm_status gpu_timer_race(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
-                             float *ms)
-{
-    float runs[GPU_TIMER_MAX_CANDIDATES][GPU_TIMER_CHOICE_RUNS];
-    int offered[GPU_TIMER_MAX_CANDIDATES];
+    int offered[GPU_TIMER_MAX_CANDIDATES], order[GPU_TIMER_MAX_CANDIDATES];
+    if (count > GPU_TIMER_MAX_CANDIDATES)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "gpu_timer_turns: %d candidates, at most %d", count,
+                           GPU_TIMER_MAX_CANDIDATES);
     for (int i = 0; i < count; i++) {
         tcspmm_status st = fn[i](arg[i]);
         offered[i] = st != TCSPMM_ERROR_UNSUPPORTED;
         if (offered[i]) TCSPMM_TRY(st);
         else tcspmm_clear_error(); /* not offered here: not a failure of the call */
     }
-    for (int r = 0; r < GPU_TIMER_CHOICE_RUNS; r++)
+    for (int w = 1; w < warmup; w++)
         for (int i = 0; i < count; i++)
-            if (offered[i]) TCSPMM_TRY(time_once(t, fn[i], arg[i], r, &runs[i][r]));
-    for (int i = 0; i < count; i++) {
-        ms[i] = -1.0f;
-        if (!offered[i]) continue;
-        gpu_timer_sort(runs[i], GPU_TIMER_CHOICE_RUNS);
-        ms[i] = runs[i][GPU_TIMER_CHOICE_RUNS / 2];
+            if (offered[i]) TCSPMM_TRY(fn[i](arg[i]));
+    uint64_t rng = 0x5EED;
+    for (int r = 0; r < reps; r++) {
+        for (int i = 0; i < count; i++) order[i] = i;
+        for (int i = count - 1; i > 0; i--) { /* Fisher-Yates */
+            const int j = (int)(rng_next(&rng) % (uint64_t)(i + 1)), k = order[i];
+            order[i] = order[j];
+            order[j] = k;
+        }
+        for (int i = 0; i < count; i++) {
+            const int c = order[i];
+            if (offered[c]) TCSPMM_TRY(time_once(t, fn[c], arg[c], r, &ms[c * reps + r]));
+        }
     }
+    for (int i = 0; i < count; i++) {
+        if (offered[i]) gpu_timer_sort(ms + i * reps, reps);
+        else
+            for (int r = 0; r < reps; r++) ms[i * reps + r] = -1.0f;
+    }
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status gpu_timer_race(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
+                             float *ms)
+{
+    float runs[GPU_TIMER_MAX_CANDIDATES * GPU_TIMER_CHOICE_RUNS];
+    TCSPMM_TRY(gpu_timer_turns(t, fn, arg, count, 1, GPU_TIMER_CHOICE_RUNS, runs));
+    for (int i = 0; i < count; i++)
+        ms[i] = runs[i * GPU_TIMER_CHOICE_RUNS + GPU_TIMER_CHOICE_RUNS / 2];
     return TCSPMM_SUCCESS;
 }
 

@@ -34,11 +34,21 @@ void gpu_timer_destroy(gpu_timer *t);
 
 typedef tcspmm_status (*gpu_timer_fn)(void *arg);
 
-/* Runs fn(arg) `warmup` times untimed, then `reps` times, each after the L2
- * flush and between two events on the timer's stream; ms[0..reps) gets the
- * times sorted ascending. Returns fn's first failure unchanged. */
-tcspmm_status gpu_timer_run(gpu_timer *t, gpu_timer_fn fn, void *arg, int warmup, int reps,
-                            float *ms);
+/* Times count (<= GPU_TIMER_MAX_CANDIDATES) candidates fn[i](arg[i])
+ * against each other in turns: one
+ * untimed round (it also finds the candidates not offered, and pays for
+ * first uses: kernels loaded, preprocessing) and `warmup` - 1 more, then
+ * reps rounds that each run every candidate once after the L2 flush, in a
+ * new random order each round. A candidate is thus timed under the same
+ * mix of loads as the others: after the same predecessors, with a clock
+ * still ramping up from idle, or lowered at the card's power limit (where
+ * timing one candidate's runs after another's lets each inherit the clocks
+ * the one before left). ms[i * reps .. + reps): candidate i's times sorted
+ * ascending, or all -1 where its first run answered
+ * TCSPMM_ERROR_UNSUPPORTED (not offered: not run again, the error
+ * cleared). Returns any other failure unchanged. */
+tcspmm_status gpu_timer_turns(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
+                              int warmup, int reps, float *ms);
 
 /* The operands of one timed product C = alpha*A*B + beta*C, A being the
  * path's. */
@@ -85,14 +95,9 @@ int gpu_timer_n_range(int64_t n);
 enum { GPU_TIMER_SHAPES = 64 * 2 * 2 };
 int gpu_timer_shape(int64_t n, tcspmm_layout layout, float beta);
 
-/* Times count (<= GPU_TIMER_MAX_CANDIDATES) candidates fn[i](arg[i])
- * against each other, interleaved: one untimed round (it also finds the
- * candidates not offered, and pays for first uses: kernels loaded,
- * preprocessing), then GPU_TIMER_CHOICE_RUNS rounds that each run every
- * candidate once after the L2 flush, so that a clock still ramping up from
- * idle weighs on all of them alike. ms[i]: the median of candidate i, or -1
- * where its first run answered TCSPMM_ERROR_UNSUPPORTED (not offered: not
- * run again, the error cleared). */
+/* Times count (<= GPU_TIMER_MAX_CANDIDATES) candidates against each other
+ * with gpu_timer_turns, one untimed round and GPU_TIMER_CHOICE_RUNS timed
+ * ones. ms[i]: the median of candidate i, or -1 where it is not offered. */
 tcspmm_status gpu_timer_race(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
                              float *ms);
 

@@ -12,7 +12,7 @@
 
 typedef struct timer {
     gpu_timer gpu;
-    float *times; /* reps of them */
+    float *times; /* reps of them per contender: ours, then each cuSPARSE algorithm */
 } timer;
 
 /* One timed call of either tcspmm_spmm (cusparse == NULL) or cuSPARSE alg. */
@@ -35,15 +35,6 @@ static tcspmm_status run_call(void *arg)
         return cusparse_path_spmm(c->cusparse, c->alg, c->n, c->alpha, c->B, c->ldb, c->beta, c->C,
                                   c->ldc, c->layout, NULL);
     return tcspmm_spmm(c->plan, c->n, c->alpha, c->B, c->ldb, c->beta, c->C, c->ldc, c->layout, NULL);
-}
-
-/* Median time of reps runs after warm-up; spread = (p90 - p10) / median. */
-static tcspmm_status time_call(timer *t, const call *c, int reps, double *median, double *spread)
-{
-    TCSPMM_TRY(gpu_timer_run(&t->gpu, run_call, (void *)c, 3, reps, t->times));
-    *median = t->times[reps / 2];
-    if (spread) *spread = (t->times[reps * 9 / 10] - t->times[reps / 10]) / *median;
-    return TCSPMM_SUCCESS;
 }
 
 /* Device-to-device copy bandwidth (bytes read + written per second). */
@@ -81,32 +72,42 @@ tcspmm_status bench_upload_random(float **d, size_t count, uint64_t seed)
     return st;
 }
 
+/* Ours and every cuSPARSE algorithm timed in turns (gpu_timer_turns: 3
+ * warm-up rounds, then reps rounds in a random order each). */
 static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A, call *c, int reps,
                                bench_result *out)
 {
-    TCSPMM_TRY(time_call(t, c, reps, &out->time_ms, &out->time_spread));
+    enum { CONTENDERS = 1 + CUSPARSE_PATH_NUM_ALGS };
     cusparse_path *sp = NULL;
     TCSPMM_TRY(cusparse_path_create(A, NULL, &sp));
-    call cc = *c;
-    cc.cusparse = sp;
-    out->cusparse_ms = 1e30;
-    tcspmm_status st = TCSPMM_SUCCESS;
-    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS && !st; i++) {
-        cc.alg = cusparse_path_algs[i];
-        double ms = -1;
-        st = time_call(t, &cc, reps, &ms, NULL);
-        out->cusparse_alg_ms[i] = st ? -1.0 : ms;
-        if (st == TCSPMM_ERROR_UNSUPPORTED) { /* not offered for this layout */
-            st = TCSPMM_SUCCESS;
-            continue;
-        }
-        if (!st && ms < out->cusparse_ms) {
-            out->cusparse_ms = ms;
-            out->cusparse_alg = cusparse_path_alg_name(cc.alg);
-        }
+    call calls[CONTENDERS];
+    gpu_timer_fn fns[CONTENDERS];
+    void *args[CONTENDERS];
+    for (int i = 0; i < CONTENDERS; i++) {
+        calls[i] = *c;
+        calls[i].cusparse = i ? sp : NULL;
+        calls[i].alg = i ? cusparse_path_algs[i - 1] : 0;
+        fns[i] = run_call;
+        args[i] = &calls[i];
     }
+    /* ours first on its own, so that its failure (any, unlike a cuSPARSE
+     * algorithm's "not offered") is what the bench returns */
+    tcspmm_status st = run_call(&calls[0]);
+    if (!st) st = gpu_timer_turns(&t->gpu, fns, args, CONTENDERS, 3, reps, t->times);
     cusparse_path_destroy(sp);
     TCSPMM_TRY(st);
+    const float *ours = t->times;
+    out->time_ms = ours[reps / 2];
+    out->time_spread = (ours[reps * 9 / 10] - ours[reps / 10]) / out->time_ms;
+    out->cusparse_ms = 1e30;
+    for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
+        const double ms = t->times[(i + 1) * reps + reps / 2]; /* -1: not offered for this layout */
+        out->cusparse_alg_ms[i] = ms;
+        if (ms >= 0 && ms < out->cusparse_ms) {
+            out->cusparse_ms = ms;
+            out->cusparse_alg = cusparse_path_alg_name(cusparse_path_algs[i]);
+        }
+    }
     if (!out->cusparse_alg)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "bench: no cuSPARSE SpMM algorithm takes this shape, so there is no "
@@ -140,7 +141,7 @@ tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     call c = {plan, NULL, 0, n, alpha, beta, NULL, NULL,
               row_major ? n : A->cols, row_major ? n : A->rows, layout};
     timer t = {0};
-    t.times = malloc((size_t)reps * sizeof(float));
+    t.times = malloc((size_t)reps * (1 + CUSPARSE_PATH_NUM_ALGS) * sizeof(float));
     tcspmm_status st = t.times ? gpu_timer_create(&t.gpu, NULL)
                                : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
     if (!st) st = bench_upload_random((float **)&c.B, (size_t)A->cols * n, seed);
