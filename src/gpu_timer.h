@@ -18,8 +18,8 @@ extern "C" {
 #endif
 
 /* Timed runs behind each choice the library measures (their median decides),
- * and the most candidates one choice weighs. */
-enum { GPU_TIMER_CHOICE_RUNS = 7, GPU_TIMER_MAX_CANDIDATES = 4 };
+ * and the most candidates one timing in turns weighs. */
+enum { GPU_TIMER_CHOICE_RUNS = 7, GPU_TIMER_MAX_CANDIDATES = 8 };
 
 typedef struct gpu_timer {
     cudaEvent_t start, stop;

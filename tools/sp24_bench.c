@@ -11,9 +11,9 @@
  * C in the input type (it refuses fp32 C there): "vs cuSPARSELt, 16-bit C"
  * compares the two that write the same bytes.
  * TFLOP/s count 2*M*N*K. Each time is the median of --reps runs timed with
- * CUDA events after 3 warm-up runs, the L2 flushed (a 256 MiB memset) before
- * each run, the contenders taking turns in a new random order every round
- * (time_contenders). Outputs are cross-checked (relative difference to
+ * CUDA events after 3 warm-up runs, the L2 flushed before each run, the
+ * contenders taking turns in a new random order every round
+ * (time_contenders, gpu_timer_turns). Outputs are cross-checked (relative difference to
  * cuBLAS).
  *
  *   sp24_bench [--precision bf16|fp16|tf32] [--m 4096,8192,16384]
@@ -30,96 +30,59 @@
 
 #include "error.h"
 #include "format/sparse24.h"
+#include "gpu_timer.h"
 #include "kernels/sp24_gpu.h"
 #include "kernels/sp24_wgmma.h"
 #include "rng.h"
 #include "sparse24_gen.h"
 
-#define FLUSH_BYTES (256u << 20)
 #define MAX_LIST 8
 
 typedef struct bench_ctx {
-    cudaStream_t stream;
-    cudaEvent_t start, stop;
-    void *flush;
+    gpu_timer timer; /* everything runs on its stream */
     int reps;
 } bench_ctx;
 
 typedef tcspmm_status (*run_fn)(void *arg);
 
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-/* One call that the benchmark times, and its median milliseconds (-1 where
- * it was not run or failed). */
+/* One call that the benchmark times (none: fn NULL), and its median
+ * milliseconds. */
 typedef struct contender {
-    const char *name;
     run_fn fn;
     float ms;
 } contender;
 
-#define MAX_CONTENDERS 8
 #define MAX_REPS 256
 
-/* Drops c after a failed call, saying why; returns whether it failed. */
-static int failed(contender *c, tcspmm_status st)
+/* Times the contenders that have a fn in turns (gpu_timer_turns: 3 warm-up
+ * rounds, then ctx->reps rounds in a new random order each, the L2 flushed
+ * before every run); a contender's ms is the median of its runs, -1 where
+ * it has no fn or is not offered. The large products run the card at its
+ * power limit, where it lowers its clocks by what ran in the last moments:
+ * timed one contender after another, each took the clocks its predecessor
+ * left (on an H200 at bf16 16384 x 8192, ours with fp32 B, which also
+ * packs B, measured faster than ours with 16-bit B timed just before it,
+ * and the ratio to cuSPARSELt moved by 0.83x-0.95x between runs). In
+ * turns every contender is timed under the same mix of loads. */
+static tcspmm_status time_contenders(bench_ctx *ctx, contender *c, int count, void *arg)
 {
-    if (st == TCSPMM_SUCCESS) return 0;
-    fprintf(stderr, "%s failed: %s\n", c->name, tcspmm_last_error());
-    c->fn = NULL;
-    return 1;
-}
-
-/* *ms: one run of c, the L2 flushed before it. */
-static void time_run(bench_ctx *ctx, contender *c, void *arg, float *ms)
-{
-    static int flushes;
-    if (failed(c, TCSPMM_CUDA(cudaMemsetAsync(ctx->flush, ++flushes & 0xFF, FLUSH_BYTES,
-                                              ctx->stream))) ||
-        failed(c, TCSPMM_CUDA(cudaEventRecord(ctx->start, ctx->stream))) || failed(c, c->fn(arg)) ||
-        failed(c, TCSPMM_CUDA(cudaEventRecord(ctx->stop, ctx->stream))) ||
-        failed(c, TCSPMM_CUDA(cudaEventSynchronize(ctx->stop))))
-        return;
-    failed(c, TCSPMM_CUDA(cudaEventElapsedTime(ms, ctx->start, ctx->stop)));
-}
-
-/* Times the count contenders (those with a fn): 3 warm-up runs each, then
- * ctx->reps rounds in which every contender runs once, in a new random
- * order each round; a contender's ms is the median of its runs. The large
- * products run the card at its power limit, where it lowers its clocks by
- * what ran in the last moments: timed one contender after another, each
- * took the clocks its predecessor left (on an H200 at bf16 16384 x 8192,
- * ours with fp32 B, which also packs B, measured faster than ours with
- * 16-bit B timed just before it, and the ratio to cuSPARSELt moved by
- * 0.83x-0.95x between runs). In random turns every contender is timed
- * under the same mix of loads. */
-static void time_contenders(bench_ctx *ctx, contender *c, int count, void *arg)
-{
-    static float ms[MAX_CONTENDERS][MAX_REPS];
-    const int reps = ctx->reps < MAX_REPS ? ctx->reps : MAX_REPS;
-    uint64_t rng = 42;
-    int order[MAX_CONTENDERS];
-    for (int j = 0; j < count; j++)
-        for (int w = 0; w < 3 && c[j].fn; w++) failed(&c[j], c[j].fn(arg));
-    for (int i = 0; i < reps; i++) {
-        for (int j = 0; j < count; j++) order[j] = j;
-        for (int j = count - 1; j > 0; j--) { /* Fisher-Yates */
-            const int k = (int)(rng_next(&rng) % (uint64_t)(j + 1)), t = order[j];
-            order[j] = order[k];
-            order[k] = t;
-        }
-        for (int j = 0; j < count; j++)
-            if (c[order[j]].fn) time_run(ctx, &c[order[j]], arg, &ms[order[j]][i]);
-    }
+    static float ms[GPU_TIMER_MAX_CANDIDATES * MAX_REPS];
+    gpu_timer_fn fn[GPU_TIMER_MAX_CANDIDATES];
+    void *args[GPU_TIMER_MAX_CANDIDATES];
+    int which[GPU_TIMER_MAX_CANDIDATES], k = 0;
     for (int j = 0; j < count; j++) {
         c[j].ms = -1.0f;
         if (!c[j].fn) continue;
-        qsort(ms[j], (size_t)reps, sizeof(float), cmp_float);
-        c[j].ms = ms[j][reps / 2];
+        if (k == GPU_TIMER_MAX_CANDIDATES)
+            return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "bench: more than %d contenders",
+                               GPU_TIMER_MAX_CANDIDATES);
+        fn[k] = c[j].fn;
+        args[k] = arg;
+        which[k++] = j;
     }
+    TCSPMM_TRY(gpu_timer_turns(&ctx->timer, fn, args, k, 3, ctx->reps, ms));
+    for (int i = 0; i < k; i++) c[which[i]].ms = ms[i * ctx->reps + ctx->reps / 2];
+    return TCSPMM_SUCCESS;
 }
 
 /* ------------------------------------------------------------------ */
@@ -361,7 +324,7 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
     memset(&p, 0, sizeof p);
     p.m = p.k = m;
     p.precision = prec;
-    p.stream = ctx->stream;
+    p.stream = ctx->timer.stream;
     int tf32 = prec == TCSPMM_PRECISION_TF32;
     tcspmm_csr A;
     sp24 s;
@@ -382,7 +345,7 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
     free(dense);
     sp24_free(&s);
     TCSPMM_TRY(cublas_status(cublasCreate(&p.cublas), "cublasCreate"));
-    TCSPMM_TRY(cublas_status(cublasSetStream(p.cublas, ctx->stream), "cublasSetStream"));
+    TCSPMM_TRY(cublas_status(cublasSetStream(p.cublas, ctx->timer.stream), "cublasSetStream"));
     if (with_hrpb && tf32) {
         tcspmm_options opt;
         tcspmm_options_init(&opt);
@@ -410,25 +373,24 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
 
         enum { BLAS, OURS16, OURS16C, OURS32, WARP, LT, HRPB, CONTENDERS };
         contender c[CONTENDERS] = {
-            {"cuBLAS", run_cublas, -1.0f},
-            {"sp24 (16-bit B)", tf32 ? NULL : run_ours_16, -1.0f},
-            {"sp24 (16-bit B, C)", tf32 ? NULL : run_ours_16c, -1.0f},
-            {"sp24 (fp32 B)", run_ours_32, -1.0f},
-            {"sp24 mma.sp", sp24_gpu_kernel(p.ours) == SP24_KERNEL_WGMMA ? run_warp_kernel : NULL,
-             -1.0f},
-            {"cuSPARSELt", NULL, -1.0f},
-            {"HRPB", p.hrpb ? run_hrpb : NULL, -1.0f}};
+            {run_cublas, -1.0f},
+            {tf32 ? NULL : run_ours_16, -1.0f}, /* 16-bit B */
+            {tf32 ? NULL : run_ours_16c, -1.0f}, /* 16-bit B and C */
+            {run_ours_32, -1.0f},                /* fp32 B */
+            {sp24_gpu_kernel(p.ours) == SP24_KERNEL_WGMMA ? run_warp_kernel : NULL, -1.0f},
+            {NULL, -1.0f}, /* cuSPARSELt, once set up */
+            {p.hrpb ? run_hrpb : NULL, -1.0f}};
 #ifdef TCSPMM_HAVE_CUSPARSELT
         if (cusparselt_setup(&p) == TCSPMM_SUCCESS)
             c[LT].fn = run_cusparselt;
         else
             fprintf(stderr, "cuSPARSELt: %s\n", tcspmm_last_error());
 #endif
-        time_contenders(ctx, c, CONTENDERS, &p);
+        const tcspmm_status timed = time_contenders(ctx, c, CONTENDERS, &p);
         /* each output against cuBLAS's, from one more run of each */
         double diff[CONTENDERS];
         for (int j = 0; j < CONTENDERS; j++) diff[j] = NAN;
-        if (c[BLAS].fn && c[BLAS].fn(&p) == TCSPMM_SUCCESS &&
+        if (!timed && c[BLAS].fn && c[BLAS].fn(&p) == TCSPMM_SUCCESS &&
             !TCSPMM_CUDA(cudaMemcpy(ref, p.dC, mn * 4, cudaMemcpyDeviceToHost)))
             for (int j = OURS16; j < CONTENDERS; j++) {
                 if (j == WARP || !c[j].fn || c[j].fn(&p) != TCSPMM_SUCCESS) continue;
@@ -438,6 +400,7 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
 #ifdef TCSPMM_HAVE_CUSPARSELT
         cusparselt_teardown(&p);
 #endif
+        TCSPMM_TRY(timed);
         const float t_blas = c[BLAS].ms, t16 = c[OURS16].ms, t16c = c[OURS16C].ms,
                     t32 = c[OURS32].ms, t_warp = c[WARP].ms, t_lt = c[LT].ms, t_hrpb = c[HRPB].ms;
         const double d16 = diff[OURS16], d16c = diff[OURS16C], d32 = diff[OURS32],
@@ -497,8 +460,9 @@ int main(int argc, char **argv)
         }
     }
     if (ctx.reps < 1) ctx.reps = 1;
-    if (TCSPMM_CUDA(cudaStreamCreate(&ctx.stream)) || TCSPMM_CUDA(cudaEventCreate(&ctx.start)) ||
-        TCSPMM_CUDA(cudaEventCreate(&ctx.stop)) || TCSPMM_CUDA(cudaMalloc(&ctx.flush, FLUSH_BYTES))) {
+    if (ctx.reps > MAX_REPS) ctx.reps = MAX_REPS;
+    cudaStream_t stream = NULL;
+    if (TCSPMM_CUDA(cudaStreamCreate(&stream)) || gpu_timer_create(&ctx.timer, stream)) {
         fprintf(stderr, "%s\n", tcspmm_last_error());
         return 1;
     }
