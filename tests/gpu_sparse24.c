@@ -520,11 +520,12 @@ int main(int argc, char **argv)
         {300, 100, 130, BF, R, H_BF, 2, 1.0f, 0.5f, F32},
         {300, 100, 132, TF, R, F32, 0, 2.0f, 0.0f, F32},
         {200, 100, 64, FP, R, F32, 4, 1.0f, 1.0f, F32},
-        /* at least three waves of wgmma.sp's 256 x 128 tiles: clusters of
-         * two that share B; an odd number of tiles along M (the last pair's
-         * second tile lies past A's rows); B packed (ldb not a multiple of
-         * 8), and read in place in both layouts (row-major C then written
-         * in whole rows through shared memory) */
+        /* at least three waves of wgmma.sp's 256 x 128 tiles: tf32 runs them
+         * in clusters of two that share B, with an odd number of tiles
+         * along M (the last pair's second tile lies past A's rows); bf16
+         * and fp16 single; B packed (ldb not a multiple of 8), and read in
+         * place in both layouts (row-major C then written in whole rows
+         * through shared memory) */
         {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
         {12900, 150, 1030, FP, C, H_FP, 0, -1.0f, 1.0f, F32},
         {12900, 100, 1030, TF, C, F32, 3, 1.0f, 0.0f, F32},
@@ -535,8 +536,8 @@ int main(int argc, char **argv)
         /* 16-bit C through every way C is written: n = 1; column-major
          * (single elements); row-major in pairs (even ldc) or single (odd);
          * whole rows through shared memory (ldc a multiple of 4, whole
-         * tiles); split K added in the cluster (in fours and single); pairs
-         * of 256 x 128 blocks; beta reading the 16-bit C */
+         * tiles); split K added in the cluster (in fours and single); three
+         * waves of 256 x 128 blocks; beta reading the 16-bit C */
         {37, 45, 1, BF, R, H_BF, 7, 1.0f, 0.0f, H_BF},
         {203, 141, 77, FP, C, F32, 5, 1.5f, 0.5f, H_FP},
         {300, 100, 132, BF, R, H_BF, 0, 1.0f, 0.5f, H_BF},

@@ -779,12 +779,15 @@ extern "C" tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const v
 extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 
 #define MIN_PART_STAGES 4 /* split K into parts of at least this many stages */
-/* With at least this many waves of 256 x 128 tiles, they run in clusters
- * of two that share B. On the H100 (bf16, same-call A/B, M = K = 4096 and
- * 8192, N = 512..8192, and 16384 x 8192) pairs were 1-9% faster from 3.9
- * waves on (6-9% at 8192^3) and 0-7% slower with 1 or 2 waves (not
- * profiled; presumably the two blocks waiting for each other's stages cost
- * more there than the halved B traffic saves). */
+/* tf32: with at least this many waves of 256 x 128 tiles, they run in
+ * clusters of two that share B, whose 4-byte tiles are twice the bytes per
+ * k of a 16-bit one. On an H200 (contenders in random turns, three rounds
+ * in one call) pairs were 2.8% faster at 4096^3 and 7-8% faster at 16384 x
+ * 1024 in tf32, but slower in bf16 and fp16 from 3.9 to 31 waves (M = K =
+ * 4096..16384, N = 4096, 8192: no pairs 1.026x geomean, faster in 34 of 36
+ * rows), so 16-bit types never pair. (On the H100, block-timed, bf16 pairs had
+ * measured 1-9% faster from 3.9 waves.) Below 3 waves pairs were 0-7%
+ * slower on the H100, and up to 5% slower on the H200 at 16 bits. */
 #define PAIR_MIN_WAVES 3
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
@@ -958,8 +961,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
  * up to 1.2x slower); but 128 x 64 where its split K keeps more SMs busy
  * (the clusters of the parts fill the GPCs unevenly: at M = 4096, 32 tiles
  * in 3 parts against 64 in 2: bf16 and fp16 1.005x-1.02x with 16-bit B,
- * 0.98x with fp32 B; at M = 2048 1.07x-1.12x). Else 256 x 128 (three stages of 64 KB; in clusters
- * of two from PAIR_MIN_WAVES waves) or 128 x 128 (four stages), whichever
+ * 0.98x with fp32 B; at M = 2048 1.07x-1.12x). Else 256 x 128 (three stages of 64 KB; tf32 in
+ * clusters of two from PAIR_MIN_WAVES waves) or 128 x 128 (four stages), whichever
  * shape's cost is lower. */
 template <tcspmm_precision ELEM> struct wgmma_configs {
     typedef wgmma_config<ELEM, 128, 2, 3, 1> big;
@@ -971,7 +974,7 @@ template <tcspmm_precision ELEM> struct wgmma_configs {
 template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
 {
     TCSPMM_TRY(wgmma_configs<ELEM>::big::prepare());
-    TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
+    if constexpr (ELEM == TCSPMM_PRECISION_TF32) TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
     TCSPMM_TRY(wgmma_configs<ELEM>::mid::prepare());
     return wgmma_configs<ELEM>::small::prepare();
 }
@@ -980,10 +983,9 @@ template <tcspmm_precision ELEM>
 static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream)
 {
     typedef typename wgmma_configs<ELEM>::big big;
-    typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
     typedef typename wgmma_configs<ELEM>::mid mid;
     typedef typename wgmma_configs<ELEM>::small small;
-    launch_shape s, m, b, p;
+    launch_shape s, m, b;
     if (a->n <= 128) TCSPMM_TRY(small::shape(a, 1.0, &s));
     if (a->n <= 64) return small::launch(a, s, a->num_sms, stream);
     TCSPMM_TRY(mid::shape(a, MID_SPEED, &m));
@@ -992,12 +994,16 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
                                                      : mid::launch(a, m, a->num_sms, stream);
     TCSPMM_TRY(big::shape(a, 1.0, &b));
     if (b.cost > m.cost) return mid::launch(a, m, a->num_sms, stream);
-    TCSPMM_TRY(big_pairs::shape(a, 1.0, &p));
-    int fit = 0;
-    if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
-        TCSPMM_TRY(big_pairs::clusters_fit(2, big_pairs::SMEM, &a->maps->pairs_fit, &fit));
-    return fit > 0 ? big_pairs::launch(a, p, fit, stream)
-                   : big::launch(a, b, a->num_sms, stream);
+    if constexpr (ELEM == TCSPMM_PRECISION_TF32) {
+        typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
+        launch_shape p;
+        TCSPMM_TRY(big_pairs::shape(a, 1.0, &p));
+        int fit = 0;
+        if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
+            TCSPMM_TRY(big_pairs::clusters_fit(2, big_pairs::SMEM, &a->maps->pairs_fit, &fit));
+        if (fit > 0) return big_pairs::launch(a, p, fit, stream);
+    }
+    return big::launch(a, b, a->num_sms, stream);
 }
 
 extern "C" int sp24_wgmma_usable(void)
