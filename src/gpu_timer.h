@@ -35,18 +35,17 @@ void gpu_timer_destroy(gpu_timer *t);
 typedef tcspmm_status (*gpu_timer_fn)(void *arg);
 
 /* Times count (<= GPU_TIMER_MAX_CANDIDATES) candidates fn[i](arg[i])
- * against each other in turns: one
- * untimed round (it also finds the candidates not offered, and pays for
- * first uses: kernels loaded, preprocessing) and `warmup` - 1 more, then
- * reps rounds that each run every candidate once after the L2 flush, in a
- * new random order each round. A candidate is thus timed under the same
- * mix of loads as the others: after the same predecessors, with a clock
- * still ramping up from idle, or lowered at the card's power limit (where
- * timing one candidate's runs after another's lets each inherit the clocks
- * the one before left). ms[i * reps .. + reps): candidate i's times sorted
- * ascending, or all -1 where its first run answered
- * TCSPMM_ERROR_UNSUPPORTED (not offered: not run again, the error
- * cleared). Returns any other failure unchanged. */
+ * against each other in turns: one untimed round (it also finds the
+ * candidates not offered, and pays for first uses: kernels loaded,
+ * preprocessing) and `warmup` - 1 more, then reps rounds that each run
+ * every candidate once after the L2 flush, in a new random order each
+ * round. A candidate is thus timed under the same mix of loads as the
+ * others: after the same predecessors, with a clock still ramping up from
+ * idle, or lowered at the card's power limit (where timing one candidate's
+ * runs after another's lets each inherit the clocks the one before left).
+ * ms[i * reps .. + reps): candidate i's times sorted ascending, or all -1
+ * where its first run answered TCSPMM_ERROR_UNSUPPORTED (not offered: not
+ * run again, the error cleared). Returns any other failure unchanged. */
 tcspmm_status gpu_timer_turns(gpu_timer *t, const gpu_timer_fn *fn, void *const *arg, int count,
                               int warmup, int reps, float *ms);
 

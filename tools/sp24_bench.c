@@ -13,8 +13,8 @@
  * TFLOP/s count 2*M*N*K. Each time is the median of --reps runs timed with
  * CUDA events after 3 warm-up runs, the L2 flushed before each run, the
  * contenders taking turns in a new random order every round
- * (time_contenders, gpu_timer_turns). Outputs are cross-checked (relative difference to
- * cuBLAS).
+ * (time_contenders, gpu_timer_turns). Outputs are cross-checked (relative
+ * difference to cuBLAS).
  *
  *   sp24_bench [--precision bf16|fp16|tf32] [--m 4096,8192,16384]
  *              [--n 64,128,512,4096,8192] [--reps 10] [--no-hrpb]      */
@@ -395,7 +395,8 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
             for (int j = OURS16; j < CONTENDERS; j++) {
                 if (j == WARP || !c[j].fn || c[j].fn(&p) != TCSPMM_SUCCESS) continue;
                 const int c16 = j == OURS16C || (j == LT && !tf32);
-                diff[j] = c16 ? rel_diff_16(p.dC, ref, mn, host, prec) : rel_diff(p.dC, ref, mn, host);
+                diff[j] = c16 ? rel_diff_16(p.dC, ref, mn, host, prec)
+                              : rel_diff(p.dC, ref, mn, host);
             }
 #ifdef TCSPMM_HAVE_CUSPARSELT
         cusparselt_teardown(&p);

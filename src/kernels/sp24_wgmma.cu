@@ -785,9 +785,10 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
  * in one call) pairs were 2.8% faster at 4096^3 and 7-8% faster at 16384 x
  * 1024 in tf32, but slower in bf16 and fp16 from 3.9 to 31 waves (M = K =
  * 4096..16384, N = 4096, 8192: no pairs 1.026x geomean, faster in 34 of 36
- * rows), so 16-bit types never pair. (On the H100, block-timed, bf16 pairs had
- * measured 1-9% faster from 3.9 waves.) Below 3 waves pairs were 0-7%
- * slower on the H100, and up to 5% slower on the H200 at 16 bits. */
+ * rows), so 16-bit types never pair. (On the H100, block-timed, bf16
+ * pairs had measured 1-9% faster from 3.9 waves.) Below 3 waves pairs
+ * were 0-7% slower on the H100, and up to 5% slower on the H200 at 16
+ * bits. */
 #define PAIR_MIN_WAVES 3
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
@@ -974,7 +975,8 @@ template <tcspmm_precision ELEM> struct wgmma_configs {
 template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
 {
     TCSPMM_TRY(wgmma_configs<ELEM>::big::prepare());
-    if constexpr (ELEM == TCSPMM_PRECISION_TF32) TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
+    if constexpr (ELEM == TCSPMM_PRECISION_TF32) /* only tf32 runs in pairs */
+        TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
     TCSPMM_TRY(wgmma_configs<ELEM>::mid::prepare());
     return wgmma_configs<ELEM>::small::prepare();
 }
