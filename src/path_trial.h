@@ -75,7 +75,7 @@ int path_trial_due(int64_t calls, float call_ms);
  * (or at_first_call) and no graph capture forbids it, it is measured now:
  * on the call's alpha, beta and B into a scratch C (a copy of dC when
  * beta != 0; the caller's C is not touched), cuSPARSE's algorithms and the
- * HRPB kernel raced (gpu_timer_race: interleaved, L2 flushed, the median of
+ * HRPB kernel raced (gpu_timer_race: in turns, L2 flushed, the median of
  * GPU_TIMER_CHOICE_RUNS each), cuSPARSE keeping its algorithms' times as
  * its own tuning; HRPB wins if it beat the algorithms the call may run
  * (path_trial_faster, asked again per call: a call CSR_ALG3 may not run
