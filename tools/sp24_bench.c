@@ -43,12 +43,10 @@ typedef struct bench_ctx {
     int reps;
 } bench_ctx;
 
-typedef tcspmm_status (*run_fn)(void *arg);
-
 /* One call that the benchmark times (none: fn NULL), and its median
  * milliseconds. */
 typedef struct contender {
-    run_fn fn;
+    gpu_timer_fn fn;
     float ms;
 } contender;
 
