@@ -479,7 +479,8 @@ int main(int argc, char **argv)
         {130, 99, 33, TF, R, F32, 0, 1.0f, 0.0f, F32},
         {130, 99, 1, TF, C, F32, 4, 2.0f, -1.0f, F32},
         {17, 5, 300, TF, R, F32, 9, 1.0f, 1.0f, F32},
-        /* enough 128 x 128 tiles to take mma.sp's big tiles (wgmma.sp: 256 x 128) */
+        /* enough 128 x 128 tiles to take mma.sp's big tiles (wgmma.sp: 128 x 256
+         * for bf16 and fp16, 256 x 128 for tf32) */
         {2000, 300, 1100, BF, R, F32, 3, 1.0f, 0.0f, F32},
         {2000, 300, 1100, FP, C, F32, 0, 0.75f, 0.25f, F32},
         {2000, 300, 1100, TF, C, F32, 1, 1.0f, 0.0f, F32},
@@ -523,7 +524,7 @@ int main(int argc, char **argv)
         /* at least three waves of wgmma.sp's 256 x 128 tiles: tf32 runs them
          * in clusters of two that share B, with an odd number of tiles
          * along M (the last pair's second tile lies past A's rows); bf16
-         * and fp16 single; B packed (ldb not a multiple of 8), and read in
+         * and fp16 in 128 x 256 tiles; B packed (ldb not a multiple of 8), and read in
          * place in both layouts (row-major C then written in whole rows
          * through shared memory) */
         {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
@@ -531,13 +532,17 @@ int main(int argc, char **argv)
         {12900, 100, 1030, TF, C, F32, 3, 1.0f, 0.0f, F32},
         {12900, 200, 1030, BF, R, H_BF, 2, 1.0f, 0.5f, F32},
         {12900, 150, 1030, FP, C, H_FP, 2, -1.0f, 1.0f, F32},
-        /* 256 x 128 tiles without pairs, B in place, 16-bit C in whole rows */
+        /* 128 x 256 tiles, B in place, 16-bit C in whole rows */
         {2000, 300, 1100, FP, R, H_FP, 4, 1.0f, -1.0f, H_FP},
+        /* bf16 and fp16 in 256 x 128 tiles: at n = 640, 128 x 256 ones
+         * would make a second wave (on 132 SMs) */
+        {6000, 300, 640, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
+        {6000, 300, 640, FP, C, F32, 1, 1.0f, 0.0f, F32},
         /* 16-bit C through every way C is written: n = 1; column-major
          * (single elements); row-major in pairs (even ldc) or single (odd);
          * whole rows through shared memory (ldc a multiple of 4, whole
-         * tiles); split K added in the cluster (in fours and single); three
-         * waves of 256 x 128 blocks; beta reading the 16-bit C */
+         * tiles); split K added in the cluster (in fours and single); four
+         * waves of 128 x 256 blocks; beta reading the 16-bit C */
         {37, 45, 1, BF, R, H_BF, 7, 1.0f, 0.0f, H_BF},
         {203, 141, 77, FP, C, F32, 5, 1.5f, 0.5f, H_FP},
         {300, 100, 132, BF, R, H_BF, 0, 1.0f, 0.5f, H_BF},

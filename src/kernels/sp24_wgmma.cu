@@ -15,9 +15,9 @@
 #include <type_traits>
 
 #define WG 128          /* threads of a warpgroup */
-#define ROW_BYTES 128   /* per stage: compressed A bytes of a row (two k-tiles) */
+#define ROW_BYTES 128   /* a 128-byte swizzled row: two k-tiles of A, or one of a B column */
 #define EMPTY_META 0x44444444u /* eight codes 0b0100: a valid pattern for zero values */
-#define META_BYTES 256  /* per stage and 16-row tile: the words of two k-tiles */
+#define META_BYTES (SP24_META_WORDS * 4) /* per k-tile and 16-row tile */
 #define GROUP_M 16      /* tiles along M that run next to each other (L2 reuse of B) */
 #define WINDOW_FLOATS (16 * 32) /* a consumer warp's C window: 16 rows x 32 columns */
 #define PART_PAD 8 /* split K: floats after each row of a part's sums in shared memory */
@@ -143,13 +143,15 @@ __device__ __forceinline__ void tma_load_multicast(void *dst, const CUtensorMap 
                  : "memory");
 }
 
-/* Shared-memory matrix descriptor of a K-major tile whose rows are 128 bytes,
- * 128-byte swizzled (8-row atoms of 1024 bytes, the layout TMA writes with
- * CU_TENSOR_MAP_SWIZZLE_128B). Moving along K inside the row adds bytes / 16. */
-__device__ __forceinline__ uint64_t tile_desc(const void *tile)
+/* Shared-memory matrix descriptor of a K-major tile whose rows are ROW (128
+ * or 64) bytes, swizzled as wide (8-row atoms of 8 ROW bytes, the layout TMA
+ * writes with CU_TENSOR_MAP_SWIZZLE_128B or _64B). Moving along K inside the
+ * row adds bytes / 16. */
+template <int ROW> __device__ __forceinline__ uint64_t tile_desc(const void *tile)
 {
+    static_assert(ROW == 128 || ROW == 64, "128- or 64-byte rows");
     return (uint64_t)((smem_u32(tile) & 0x3FFFF) >> 4) | (uint64_t)1 << 16 |
-           (uint64_t)(1024 >> 4) << 32 | (uint64_t)1 << 62;
+           (uint64_t)(8 * ROW >> 4) << 32 | (uint64_t)(ROW == 128 ? 1 : 2) << 62;
 }
 
 /* The same for an N-major B tile (16-bit types, read transposed): 64-column
@@ -195,6 +197,15 @@ template <int MW, int ACC> __device__ __forceinline__ void fence_operands(float 
     "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "   \
     "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "   \
     "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define REGS128                                                                               \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "  \
+    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "   \
+    "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "   \
+    "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "   \
+    "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "   \
+    "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "     \
+    "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "    \
+    "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
 /* The operands after the accumulators: descriptors, metadata, selector;
  * scale-d is always 1 (the accumulators start at zero), A K-major, B K-major
  * or (16-bit types, TB) N-major. */
@@ -202,6 +213,8 @@ template <int MW, int ACC> __device__ __forceinline__ void fence_operands(float 
 #define TAIL64_16 ", %64, %65, %66, %67, one, 1, 1, 0, %68;\n}"
 #define TAIL32_TF ", %32, %33, %34, %35, one, 1, 1;\n}"
 #define TAIL64_TF ", %64, %65, %66, %67, one, 1, 1;\n}"
+#define TAIL128_16 ", %128, %129, %130, %131, one, 1, 1, 0, %132;\n}"
+#define TAIL128_TF ", %128, %129, %130, %131, one, 1, 1;\n}"
 #define WGMMA_HEAD "{\n.reg .pred one;\nsetp.ne.b32 one, 1, 0;\nwgmma.mma_async.sp.sync.aligned."
 #define IN_OPS "l"(da), "l"(db), "r"(e), "n"(SEL)
 #define IN_OPS_16 IN_OPS, "n"(TB ? 1 : 0)
@@ -220,6 +233,13 @@ template <tcspmm_precision ELEM, int BN, int SEL, bool TB> struct wgmma_sp;
     };
 #define ACC32 D8(0), D8(8), D8(16), D8(24)
 #define ACC64 ACC32, D8(32), D8(40), D8(48), D8(56)
+#define ACC128 ACC64, D8(64), D8(72), D8(80), D8(88), D8(96), D8(104), D8(112), D8(120)
+WGMMA_SP(TCSPMM_PRECISION_BF16, 256, "m64n256k32.f32.bf16.bf16", REGS128, TAIL128_16, IN_OPS_16,
+         ACC128)
+WGMMA_SP(TCSPMM_PRECISION_FP16, 256, "m64n256k32.f32.f16.f16", REGS128, TAIL128_16, IN_OPS_16,
+         ACC128)
+WGMMA_SP(TCSPMM_PRECISION_TF32, 256, "m64n256k16.f32.tf32.tf32", REGS128, TAIL128_TF, IN_OPS,
+         ACC128)
 WGMMA_SP(TCSPMM_PRECISION_BF16, 128, "m64n128k32.f32.bf16.bf16", REGS64, TAIL64_16, IN_OPS_16,
          ACC64)
 WGMMA_SP(TCSPMM_PRECISION_FP16, 128, "m64n128k32.f32.f16.f16", REGS64, TAIL64_16, IN_OPS_16, ACC64)
@@ -257,27 +277,30 @@ __device__ __forceinline__ work_unit unit_at(int u, int clusters_m, int tiles_n,
 }
 
 /* What the kernel's producer and consumers share: the launch's geometry
- * and the shared-memory ring. A stage holds 128 compressed bytes of each of
- * the unit's BM rows of A (two k-tiles of format/sparse24.h), the matching
- * 2 x 128 bytes of each of the BN packed B columns (NMAJOR: the caller's
- * row-major 16-bit B, as BN / 64 boxes of 64 columns by the stage's 2 x 64
- * k), both 128-byte swizzled, then the metadata words of those two k-tiles
- * of the BM / 16 row tiles. */
+ * and the shared-memory ring. A stage holds KT k-tiles of format/sparse24.h:
+ * A_ROW = 64 KT compressed bytes of each of the unit's BM rows of A
+ * (swizzled by A_ROW bytes), the matching KT x 128 bytes of each of the BN
+ * packed B columns (NMAJOR: the caller's row-major 16-bit B, as BN / 64
+ * boxes of 64 columns by the stage's k), 128-byte swizzled, then the
+ * metadata words of those KT k-tiles of the BM / 16 row tiles. Tiles of 256
+ * columns take one k-tile a stage, so that five stages fit. */
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL> struct ring {
     static constexpr int BM = 2 * MW * 64, ELEM_BYTES = ELEM == TCSPMM_PRECISION_TF32 ? 4 : 2;
-    static constexpr int A_BYTES = BM * ROW_BYTES, B_BYTES = 2 * BN * ROW_BYTES;
-    static constexpr int STAGE_BYTES = A_BYTES + B_BYTES + BM / 16 * META_BYTES;
-    static constexpr int K_ROWS = 2 * ROW_BYTES / ELEM_BYTES; /* NMAJOR: k of a stage */
+    static constexpr int KT = BN > 128 ? 1 : 2, A_ROW = KT * SP24_KTILE_BYTES;
+    static constexpr int A_BYTES = BM * A_ROW, B_BYTES = KT * BN * ROW_BYTES;
+    static constexpr int STAGE_BYTES = A_BYTES + B_BYTES + BM / 16 * KT * META_BYTES;
+    static constexpr int K_ROWS = KT * ROW_BYTES / ELEM_BYTES; /* NMAJOR: k of a stage */
+    static constexpr bool CAN_SPLIT = MW == 1 && BN <= 128; /* split K: 128 x 128 and 128 x 64 */
     static_assert(!NMAJOR || ELEM_BYTES == 2, "only 16-bit B is read transposed");
     /* after the stages: their full and empty barriers, then each consumer
      * warp's C window (16 rows x 32 floats) */
     static constexpr int WINDOW_OFFSET = STAGES * STAGE_BYTES + 128;
-    static_assert(BM * (BN + PART_PAD) * 4 <= STAGES * STAGE_BYTES,
+    static_assert(!CAN_SPLIT || BM * (BN + PART_PAD) * 4 <= STAGES * STAGE_BYTES,
                   "split K leaves a part's sums in the stages");
     uint8_t *smem;
     uint64_t *full, *empty;
     int units, clusters_m, tiles_n, k_stages, splits;
-    bool split_k;  /* splits > 1 (128-row tiles only): one unit a block, parts added in the cluster */
+    bool split_k;  /* splits > 1 (CAN_SPLIT only): one unit a block, parts added in the cluster */
     uint32_t rank; /* of this block in its cluster of CL */
 };
 
@@ -293,22 +316,26 @@ __device__ __forceinline__ void load_stage(const ring<ELEM, BN, MW, STAGES, NMAJ
 {
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
     constexpr int X = ROW_BYTES / R::ELEM_BYTES; /* elements of a 128-byte box row */
-    constexpr int B_BOXES = NMAJOR ? BN / 64 : 2;
+    /* NMAJOR: 64 columns by the stage's k; else a k-tile of BOX_COLS
+     * columns, the boxes of a k-tile next to each other */
+    constexpr int BOX_COLS = BN < 128 ? BN : 128, PER_KTILE = BN / BOX_COLS;
+    constexpr int B_BOXES = NMAJOR ? BN / 64 : R::KT * PER_KTILE;
+    static_assert(CL == 1 || B_BOXES % 2 == 0, "a pair loads half of the B boxes each");
     uint8_t *sa = r.smem + s * R::STAGE_BYTES, *sb = sa + R::A_BYTES;
     mbar_expect_tx(&r.full[s], R::STAGE_BYTES);
-    tma_load(sa, a_map, &r.full[s], kb * X, (int)w.m0);
+    tma_load(sa, a_map, &r.full[s], kb * (R::A_ROW / R::ELEM_BYTES), (int)w.m0);
 #pragma unroll
     for (int h = 0; h < B_BOXES; h++) {
-        /* NMAJOR: 64 columns by the stage's k; else k-tile h's bytes of BN columns */
-        uint8_t *dst = sb + h * (NMAJOR ? R::K_ROWS * ROW_BYTES : BN * ROW_BYTES);
-        const int x = NMAJOR ? (int)w.n0 + 64 * h : (2 * kb + h) * X;
-        const int y = NMAJOR ? kb * R::K_ROWS : (int)w.n0;
+        uint8_t *dst = sb + h * (NMAJOR ? R::K_ROWS : BOX_COLS) * ROW_BYTES;
+        const int x = NMAJOR ? (int)w.n0 + 64 * h : (R::KT * kb + h / PER_KTILE) * X;
+        const int y = NMAJOR ? kb * R::K_ROWS : (int)w.n0 + BOX_COLS * (h % PER_KTILE);
         if constexpr (CL == 1)
             tma_load(dst, b_map, &r.full[s], x, y);
         else if (h % 2 == (int)r.rank)
             tma_load_multicast(dst, b_map, &r.full[s], x, y, 3);
     }
-    tma_load(sb + R::B_BYTES, meta_map, &r.full[s], kb * 2 * SP24_META_WORDS, (int)(w.m0 / 16));
+    tma_load(sb + R::B_BYTES, meta_map, &r.full[s], kb * R::KT * SP24_META_WORDS,
+             (int)(w.m0 / 16));
 }
 
 /* The producer (one thread): fills the stages of the block's units in turn,
@@ -377,9 +404,9 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
 }
 
 /* Consumer warpgroup c (0 or 1) owns rows c*MW*64 .. +MW*64 of each unit:
- * per stage it issues, for each of its MW 64-row slices, four wgmma.sp
- * k-steps (selector = k-step % 2, so the two k-steps of a k-tile share one
- * metadata word) as one wgmma group, waits for it, and releases the stage
+ * per stage it issues, for each of its MW 64-row slices, two wgmma.sp
+ * k-steps per k-tile (selector = k-step % 2, so the two k-steps of a k-tile
+ * share one metadata word) as one wgmma group, waits for it, and releases the stage
  * (lane i of each warp in the block of rank i of the cluster).
  * Warp w: rows 16w .. 16w+15 of each slice (its metadata is the 16-row
  * tile's lane-ordered word, read from the stage).
@@ -396,17 +423,19 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
 {
     typedef ring<ELEM, BN, MW, STAGES, NMAJOR, CL> R;
     constexpr int ACC = BN / 2; /* floats per thread of one m64nBN fragment */
-    /* descriptor steps (16-byte units) from a stage's B to k-steps 1 and 2 */
+    /* descriptor steps (16-byte units) from a stage's B to k-step 1 and to
+     * the second k-tile */
     constexpr int B_STEP1 = NMAJOR ? 32 * ROW_BYTES >> 4 : 4;
     constexpr int B_STEP2 = NMAJOR ? 64 * ROW_BYTES >> 4 : BN * ROW_BYTES >> 4;
+    constexpr int KT = R::KT;
     const int t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
     const int g = lane / 4, q = lane % 4;
     const bool pairs = row_major && (ldc % 2 == 0) && ((uintptr_t)C % (2 * sizeof(CT)) == 0);
     /* Descriptors of stage 0; a stage, a slice or a k-step moves the start
      * address, which is the descriptor's low field (bytes / 16). */
-    const uint64_t a_desc0 = tile_desc(r.smem + c * MW * 64 * ROW_BYTES);
+    const uint64_t a_desc0 = tile_desc<R::A_ROW>(r.smem + c * MW * 64 * R::A_ROW);
     const uint64_t b_desc0 = NMAJOR ? nmajor_desc(r.smem + R::A_BYTES, R::K_ROWS * ROW_BYTES)
-                                    : tile_desc(r.smem + R::A_BYTES);
+                                    : tile_desc<ROW_BYTES>(r.smem + R::A_BYTES);
     float acc[MW][ACC];
     int it = 0;
     for (int u = blockIdx.x / CL; u < r.units; u += gridDim.x / CL) {
@@ -428,31 +457,35 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             int s = it % STAGES;
             mbar_wait(&r.full[s], (it / STAGES) & 1);
             /* The stage's metadata: 16-row tile r of the unit, k-tile kt at
-             * word (2r + kt) * 32 + lane. Read after the previous group's
+             * word (KT r + kt) * 32 + lane. Read after the previous group's
              * wait, so no register of an in-flight wgmma.sp is written. */
             const uint32_t *sm =
                 (const uint32_t *)(r.smem + s * R::STAGE_BYTES + R::A_BYTES + R::B_BYTES);
-            uint32_t e[MW][2];
+            uint32_t e[MW][KT];
 #pragma unroll
             for (int i = 0; i < MW; i++) {
-                const uint32_t *row = sm + ((c * MW + i) * 4 + warp) * 2 * SP24_META_WORDS + lane;
-                e[i][0] = meta_live[i] ? row[0] : EMPTY_META;
-                e[i][1] = meta_live[i] && 2 * kb + 1 < k_tiles ? row[SP24_META_WORDS] : EMPTY_META;
+                const uint32_t *row = sm + ((c * MW + i) * 4 + warp) * KT * SP24_META_WORDS + lane;
+#pragma unroll
+                for (int kt = 0; kt < KT; kt++)
+                    e[i][kt] = meta_live[i] && KT * kb + kt < k_tiles ? row[kt * SP24_META_WORDS]
+                                                                       : EMPTY_META;
             }
             const uint32_t stage = s * (R::STAGE_BYTES >> 4);
             fence_operands(acc);
             wgmma_fence();
 #pragma unroll
             for (int i = 0; i < MW; i++) {
-                /* k-step k: A bytes 32k of the slice's rows; B box k / 2,
+                /* k-step k: A bytes 32k of the slice's rows; B k-tile k / 2,
                  * bytes 64 (k % 2), or (NMAJOR) B rows 32k of each box */
-                const uint64_t da = a_desc0 + stage + i * (64 * ROW_BYTES >> 4);
+                const uint64_t da = a_desc0 + stage + i * (64 * R::A_ROW >> 4);
                 const uint64_t db = b_desc0 + stage;
-                wgmma_sp<ELEM, BN, 0, NMAJOR>::run(acc[i], da, db, e[i][0]);
-                wgmma_sp<ELEM, BN, 1, NMAJOR>::run(acc[i], da + 2, db + B_STEP1, e[i][0]);
-                wgmma_sp<ELEM, BN, 0, NMAJOR>::run(acc[i], da + 4, db + B_STEP2, e[i][1]);
-                wgmma_sp<ELEM, BN, 1, NMAJOR>::run(acc[i], da + 6, db + B_STEP2 + B_STEP1,
-                                                   e[i][1]);
+#pragma unroll
+                for (int kt = 0; kt < KT; kt++) {
+                    wgmma_sp<ELEM, BN, 0, NMAJOR>::run(acc[i], da + 4 * kt, db + kt * B_STEP2,
+                                                       e[i][kt]);
+                    wgmma_sp<ELEM, BN, 1, NMAJOR>::run(acc[i], da + 4 * kt + 2,
+                                                       db + kt * B_STEP2 + B_STEP1, e[i][kt]);
+                }
             }
             wgmma_commit();
             /* Wait for this stage's group before the next is issued: wgmma.sp
@@ -602,9 +635,9 @@ __global__ void __launch_bounds__(3 * WG, 1)
     r.units = clusters_m * tiles_n * splits;
     r.clusters_m = clusters_m;
     r.tiles_n = tiles_n;
-    r.k_stages = (k_tiles + 1) / 2;
+    r.k_stages = (k_tiles + R::KT - 1) / R::KT;
     r.splits = splits;
-    r.split_k = MW == 1 && splits > 1; /* a constant false for 256-row tiles */
+    r.split_k = R::CAN_SPLIT && splits > 1; /* a constant false for the others */
     r.rank = CL == 1 ? 0 : cluster_rank();
     /* warp-uniform by construction, so the compiler keeps it (and the
      * descriptors built from it) in uniform registers */
@@ -665,11 +698,12 @@ __global__ void __launch_bounds__(3 * WG, 1)
 /* Host side. */
 
 /* A row-major outer x inner matrix of elem_bytes elements, rows ld
- * elements apart, read in boxes of box_bytes x box_outer, 128-byte swizzled
- * when box_bytes is 128 (elements past inner or outer read as zeros). */
+ * elements apart, read in boxes of box_bytes x box_outer, swizzled by
+ * box_bytes (128 or 64) when swizzled (elements past inner or outer read
+ * as zeros). */
 static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, int elem_bytes,
                                   const void *base, int64_t inner, int64_t outer, int64_t ld,
-                                  int box_bytes, int box_outer)
+                                  int box_bytes, int box_outer, bool swizzled)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
         void *fn = NULL;
@@ -694,7 +728,9 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
     cuuint32_t unit[2] = {1, 1};
     CUresult r = encode(map, type, 2, (void *)base, dims, strides, box, unit,
                         CU_TENSOR_MAP_INTERLEAVE_NONE,
-                        box_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                        !swizzled          ? CU_TENSOR_MAP_SWIZZLE_NONE
+                        : box_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                           : CU_TENSOR_MAP_SWIZZLE_64B,
                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
         return tcspmm_fail(TCSPMM_ERROR_CUDA,
@@ -704,12 +740,21 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
     return TCSPMM_SUCCESS;
 }
 
+/* The stage shapes the maps are encoded for. A's and the metadata's boxes:
+ * {tile height, k-tiles a stage} of slot a_slot; B's: {box columns, k-tiles
+ * a stage} of slot b_slot (256-column tiles load two boxes of 128 columns a
+ * k-tile). */
+static const int A_SLOTS[3][2] = {{256, 2}, {128, 2}, {128, 1}};
+static const int B_SLOTS[3][2] = {{128, 2}, {64, 2}, {128, 1}};
+template <int BM, int KT> constexpr int a_slot() { return KT == 1 ? 2 : BM == 128; }
+template <int BN, int KT> constexpr int b_slot() { return KT == 1 ? 2 : BN == 64; }
+
 /* The tensor maps of one uploaded matrix. A's and its metadata's depend
- * only on the matrix and the tile height, so they are encoded once; B's
- * (one per tile width) again only when B's buffer, kind, ld or width
- * changes. Index [BM == 128] (256-row tiles, else 128) and [BN == 64]. */
+ * only on the matrix and the stage shape, so they are encoded once; B's
+ * again only when B's buffer, kind, ld or width changes. Index: the slots
+ * above. */
 struct sp24_wgmma_maps {
-    CUtensorMap a[2], meta[2], b[2];
+    CUtensorMap a[3], meta[3], b[3];
     CUtensorMapDataType type;
     int elem_bytes;
     int64_t cols_pad;
@@ -722,9 +767,9 @@ struct sp24_wgmma_maps {
 };
 
 /* B's maps for a call: the packed buffer (n_pad rows of cols_pad, k
- * contiguous), or the caller's B, k-contiguous (KMAJOR) or as boxes of 64
- * columns by a stage's k (NMAJOR, read transposed; the same for both tile
- * widths). */
+ * contiguous), or the caller's B, k-contiguous (KMAJOR: boxes of a k-tile
+ * by the box columns) or as boxes of 64 columns by a stage's k (NMAJOR,
+ * read transposed). */
 static tcspmm_status b_maps_for(sp24_wgmma_maps *m, const sp24_wgmma_args *a)
 {
     const int packed = a->b_kind == SP24_WGMMA_B_PACKED;
@@ -732,13 +777,13 @@ static tcspmm_status b_maps_for(sp24_wgmma_maps *m, const sp24_wgmma_args *a)
     if (m->b_base == a->b && m->b_kind == a->b_kind && m->b_ld == ld && m->b_n == n)
         return TCSPMM_SUCCESS;
     m->b_base = NULL;
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < 3; w++)
         TCSPMM_TRY(a->b_kind == SP24_WGMMA_B_NMAJOR
                        ? encode_tiled(&m->b[w], m->type, m->elem_bytes, a->b, n, a->cols, ld,
-                                      ROW_BYTES, 2 * ROW_BYTES / m->elem_bytes)
+                                      ROW_BYTES, B_SLOTS[w][1] * ROW_BYTES / m->elem_bytes, true)
                        : encode_tiled(&m->b[w], m->type, m->elem_bytes, a->b,
                                       packed ? m->cols_pad : a->cols, n, ld, ROW_BYTES,
-                                      w ? 64 : 128));
+                                      B_SLOTS[w][0], true));
     m->b_base = a->b;
     m->b_kind = a->b_kind;
     m->b_ld = ld;
@@ -760,13 +805,13 @@ extern "C" tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const v
     m->cols_pad = cols_pad;
     const int64_t meta_words = cols_pad / sp24_ktile_cols(precision) * SP24_META_WORDS;
     tcspmm_status st = TCSPMM_SUCCESS;
-    for (int h = 0; h < 2 && !st; h++) {
-        const int bm = h ? 128 : 256;
+    for (int h = 0; h < 3 && !st; h++) {
+        const int bm = A_SLOTS[h][0], kt = A_SLOTS[h][1];
         st = encode_tiled(&m->a[h], m->type, m->elem_bytes, values, cols_pad / 2, rows_pad,
-                          cols_pad / 2, ROW_BYTES, bm);
+                          cols_pad / 2, kt * SP24_KTILE_BYTES, bm, true);
         if (!st)
             st = encode_tiled(&m->meta[h], CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, meta, meta_words,
-                              rows_pad / 16, meta_words, META_BYTES, bm / 16);
+                              rows_pad / 16, meta_words, kt * META_BYTES, bm / 16, false);
     }
     if (st) {
         delete m;
@@ -790,6 +835,17 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
  * were 0-7% slower on the H100, and up to 5% slower on the H200 at 16
  * bits. */
 #define PAIR_MIN_WAVES 3
+/* bf16 and fp16: 128 x 256 tiles in place of 256 x 128 ones up to this
+ * M x N, where their launch costs no more. An m64n256k32 wgmma.sp reads 10%
+ * fewer shared-memory bytes per flop than two m64n128k32 (Nsight Compute at
+ * fp16 8192^2 had the 256 x 128 kernel at 90% of the shared-memory
+ * wavefront peak), but a 128 x 256 tile reads 25% more bytes from L2 per
+ * flop (a column of B is twice the bytes of a compressed row of A). On an
+ * H200, in alternating processes, 20 (size, type) rows up to 2^25 (M = K =
+ * 4096..16384, N = 512..8192): 1.00x-1.06x, geomean 1.03x. Above it,
+ * 0.97x-1.03x (16384 x 8192 2-3% slower in both types). tf32, whose
+ * 256 x 128 tiles run in pairs that share B, was 3%-49% slower. */
+#define WIDE_MAX_OUTPUT ((int64_t)1 << 25)
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
  * and split K cost about 30% of the product when its parts were added
@@ -802,7 +858,7 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 /* A launch shape: the tile configuration's grid and how K is split. */
 typedef struct launch_shape {
     int clusters_m, tiles_n, splits, k_tiles; /* clusters_m: of CL tiles along M, one a block */
-    double cost; /* waves x stages per part / relative speed of a block */
+    double cost; /* waves x a part's work (in 256 x 128 x 128-k stages) / a block's speed */
 } launch_shape;
 
 /* The blocks a shape of single blocks (not pairs) launches: tiles x parts. */
@@ -814,8 +870,8 @@ static int64_t blocks(const launch_shape &sh)
 template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmma_config {
     static constexpr int BM = 2 * MW * 64;
     static constexpr int WINDOWS = 8 * WINDOW_FLOATS * 4; /* bytes */
-    static constexpr int SMEM =
-        STAGES * ((BM + 2 * BN) * ROW_BYTES + BM / 16 * META_BYTES) + 128 + WINDOWS + 1024;
+    typedef ring<ELEM, BN, MW, STAGES, false, CL> R;
+    static constexpr int SMEM = STAGES * R::STAGE_BYTES + 128 + WINDOWS + 1024;
 
     /* speed: a block's throughput relative to the 256 x 128 one. K is split
      * when the tiles leave SMs idle, in 128-row tiles only: where 256-row
@@ -830,8 +886,9 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         sh->clusters_m = (int)((a->rows + CL * BM - 1) / (CL * BM));
         sh->tiles_n = (int)((a->n + BN - 1) / BN);
         sh->k_tiles = (int)(a->cols_pad / sp24_ktile_cols(a->precision));
-        int64_t tiles = (int64_t)CL * sh->clusters_m * sh->tiles_n, k_stages = (sh->k_tiles + 1) / 2;
-        int64_t splits = MW == 1 ? a->num_sms / tiles : 1;
+        int64_t tiles = (int64_t)CL * sh->clusters_m * sh->tiles_n;
+        int64_t k_stages = (sh->k_tiles + R::KT - 1) / R::KT;
+        int64_t splits = R::CAN_SPLIT ? a->num_sms / tiles : 1;
         if (splits > k_stages / MIN_PART_STAGES) splits = k_stages / MIN_PART_STAGES;
         sh->splits = (int)(splits < 1 ? 1 : splits > MAX_SPLITS ? MAX_SPLITS : splits);
         for (; sh->splits > 1; sh->splits--) {
@@ -841,7 +898,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
             if (tiles <= fit) break;
         }
         int64_t waves = (tiles * sh->splits + a->num_sms - 1) / a->num_sms;
-        sh->cost = (double)waves * (BM / 256.0) * ((k_stages + sh->splits - 1) / sh->splits) /
+        sh->cost = (double)waves * (BM * BN * R::KT / 65536.0) *
+                   ((k_stages + sh->splits - 1) / sh->splits) /
                    speed * (sh->splits > 1 ? SPLIT_PENALTY : 1.0);
         return TCSPMM_SUCCESS;
     }
@@ -947,8 +1005,9 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
     {
         const sp24_wgmma_maps *maps = a->maps;
         return TCSPMM_CUDA(cudaLaunchKernelEx(
-            &cfg, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, NM, CL, CT>, maps->a[BM == 128],
-            maps->b[BN == 64], maps->meta[BM == 128], sh.k_tiles, a->rows_pad / 16,
+            &cfg, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, NM, CL, CT>,
+            maps->a[a_slot<BM, R::KT>()], maps->b[b_slot<BN, R::KT>()],
+            maps->meta[a_slot<BM, R::KT>()], sh.k_tiles, a->rows_pad / 16,
             sh.clusters_m, sh.tiles_n, sh.splits, a->rows, a->n, a->alpha, a->beta, (CT *)a->C,
             a->ldc, a->row_major, lines, after_pack));
     }
@@ -964,10 +1023,12 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
  * in 3 parts against 64 in 2: bf16 and fp16 1.005x-1.02x with 16-bit B,
  * 0.98x with fp32 B; at M = 2048 1.07x-1.12x). Else 256 x 128 (three stages of 64 KB; tf32 in
  * clusters of two from PAIR_MIN_WAVES waves) or 128 x 128 (four stages), whichever
- * shape's cost is lower. */
+ * shape's cost is lower; and for bf16 and fp16, 128 x 256 (five stages of one k-tile,
+ * 41 KB) in place of 256 x 128 up to WIDE_MAX_OUTPUT. */
 template <tcspmm_precision ELEM> struct wgmma_configs {
     typedef wgmma_config<ELEM, 128, 2, 3, 1> big;
     typedef wgmma_config<ELEM, 128, 2, 3, 2> big_pairs;
+    typedef wgmma_config<ELEM, 256, 1, 5, 1> wide; /* bf16, fp16 (WIDE_MAX_OUTPUT) */
     typedef wgmma_config<ELEM, 128, 1, 4, 1> mid;
     typedef wgmma_config<ELEM, 64, 1, 4, 1> small;
 };
@@ -975,6 +1036,7 @@ template <tcspmm_precision ELEM> struct wgmma_configs {
 template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
 {
     TCSPMM_TRY(wgmma_configs<ELEM>::big::prepare());
+    TCSPMM_TRY(wgmma_configs<ELEM>::wide::prepare());
     if constexpr (ELEM == TCSPMM_PRECISION_TF32) /* only tf32 runs in pairs */
         TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
     TCSPMM_TRY(wgmma_configs<ELEM>::mid::prepare());
@@ -987,6 +1049,7 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     typedef typename wgmma_configs<ELEM>::big big;
     typedef typename wgmma_configs<ELEM>::mid mid;
     typedef typename wgmma_configs<ELEM>::small small;
+    typedef typename wgmma_configs<ELEM>::wide wide;
     launch_shape s, m, b;
     if (a->n <= 128) TCSPMM_TRY(small::shape(a, 1.0, &s));
     if (a->n <= 64) return small::launch(a, s, a->num_sms, stream);
@@ -996,6 +1059,12 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
                                                      : mid::launch(a, m, a->num_sms, stream);
     TCSPMM_TRY(big::shape(a, 1.0, &b));
     if (b.cost > m.cost) return mid::launch(a, m, a->num_sms, stream);
+    if constexpr (ELEM != TCSPMM_PRECISION_TF32) { /* 128 x 256 where it costs no more */
+        launch_shape w;
+        TCSPMM_TRY(wide::shape(a, 1.0, &w));
+        if (a->rows * a->n <= WIDE_MAX_OUTPUT && w.cost <= b.cost)
+            return wide::launch(a, w, a->num_sms, stream);
+    }
     if constexpr (ELEM == TCSPMM_PRECISION_TF32) {
         typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
         launch_shape p;
