@@ -844,7 +844,7 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
  * H200, in alternating processes, 20 (size, type) rows up to 2^25 (M = K =
  * 4096..16384, N = 512..8192): 1.00x-1.06x, geomean 1.03x. Above it,
  * 0.97x-1.03x (16384 x 8192 2-3% slower in both types). tf32, whose
- * 256 x 128 tiles run in pairs that share B, was 3%-49% slower. */
+ * 256 x 128 tiles run in pairs that share B, was 2%-49% slower. */
 #define WIDE_MAX_OUTPUT ((int64_t)1 << 25)
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
