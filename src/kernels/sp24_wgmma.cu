@@ -836,16 +836,18 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
  * bits. */
 #define PAIR_MIN_WAVES 3
 /* bf16 and fp16: 128 x 256 tiles in place of 256 x 128 ones up to this
- * M x N, where their launch costs no more. An m64n256k32 wgmma.sp reads 10%
- * fewer shared-memory bytes per flop than two m64n128k32 (Nsight Compute at
- * fp16 8192^2 had the 256 x 128 kernel at 90% of the shared-memory
- * wavefront peak), but a 128 x 256 tile reads 25% more bytes from L2 per
- * flop (a column of B is twice the bytes of a compressed row of A). On an
- * H200, in alternating processes, 20 (size, type) rows up to 2^25 (M = K =
- * 4096..16384, N = 512..8192): 1.00x-1.06x, geomean 1.03x. Above it,
- * 0.97x-1.03x (16384 x 8192 2-3% slower in both types). tf32, whose
- * 256 x 128 tiles run in pairs that share B, was 2%-49% slower. */
-#define WIDE_MAX_OUTPUT ((int64_t)1 << 25)
+ * many multiply-adds (M x N x K), where their launch costs no more. An
+ * m64n256k32 wgmma.sp reads 10% fewer shared-memory bytes per flop than two
+ * m64n128k32 (Nsight Compute at fp16 8192^2 had the 256 x 128 kernel at 90%
+ * of the shared-memory wavefront peak), but a 128 x 256 tile reads 25% more
+ * bytes from L2 per flop (a column of B is twice the bytes of a compressed
+ * row of A). Against cuSPARSELt in the same process, alternating builds, M =
+ * K = 4096..16384, N = 512..8192: up to 2^37, 12 (size, type) rows on each
+ * card, H200 0.996x-1.07x (geomean 1.034x), H100 0.96x-1.08x (1.037x); above
+ * it the H100 lost (0.92x-1.03x, geomean 0.976x) where the H200 still gained
+ * (0.98x-1.08x, 1.034x). tf32, whose 256 x 128 tiles run in pairs that share
+ * B, was 2%-49% slower on the H200. */
+#define WIDE_MAX_MACS 137438953472.0 /* 2^37 */
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
  * and split K cost about 30% of the product when its parts were added
@@ -1024,11 +1026,11 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
  * 0.98x with fp32 B; at M = 2048 1.07x-1.12x). Else 256 x 128 (three stages of 64 KB; tf32 in
  * clusters of two from PAIR_MIN_WAVES waves) or 128 x 128 (four stages), whichever
  * shape's cost is lower; and for bf16 and fp16, 128 x 256 (five stages of one k-tile,
- * 41 KB) in place of 256 x 128 up to WIDE_MAX_OUTPUT. */
+ * 41 KB) in place of 256 x 128 up to WIDE_MAX_MACS. */
 template <tcspmm_precision ELEM> struct wgmma_configs {
     typedef wgmma_config<ELEM, 128, 2, 3, 1> big;
     typedef wgmma_config<ELEM, 128, 2, 3, 2> big_pairs;
-    typedef wgmma_config<ELEM, 256, 1, 5, 1> wide; /* bf16, fp16 (WIDE_MAX_OUTPUT) */
+    typedef wgmma_config<ELEM, 256, 1, 5, 1> wide; /* bf16, fp16 (WIDE_MAX_MACS) */
     typedef wgmma_config<ELEM, 128, 1, 4, 1> mid;
     typedef wgmma_config<ELEM, 64, 1, 4, 1> small;
 };
@@ -1062,7 +1064,7 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     if constexpr (ELEM != TCSPMM_PRECISION_TF32) { /* 128 x 256 where it costs no more */
         launch_shape w;
         TCSPMM_TRY(wide::shape(a, 1.0, &w));
-        if (a->rows * a->n <= WIDE_MAX_OUTPUT && w.cost <= b.cost)
+        if ((double)a->rows * a->n * a->cols <= WIDE_MAX_MACS && w.cost <= b.cost)
             return wide::launch(a, w, a->num_sms, stream);
     }
     if constexpr (ELEM == TCSPMM_PRECISION_TF32) {

@@ -1,11 +1,11 @@
-# ab_summary.py DIR: the sp24_bench tables DIR/bench-r<round>-<type>-mode<m>.md
+# ab_summary.py DIR: the sp24_bench tables DIR/*-r<round>-<type>-mode<m>.md
 # side by side per (type, M, N): ours (16-bit B; tf32: fp32 B) in ms per
 # round, time(cuSPARSELt) / time(ours), time(cuBLAS) / time(ours), and the
 # ratio of ours' mean times, first mode over last (> 1: the last is faster).
 import sys,glob,re,collections
 # rows: prec, M, N -> mode -> list of (ours ms, Lt ms, cuBLAS ms)
 d=collections.defaultdict(lambda: collections.defaultdict(list))
-for f in sorted(glob.glob(sys.argv[1]+'/bench-r*-*-mode*.md')):
+for f in sorted(glob.glob(sys.argv[1]+'/*-r[0-9]*-mode*.md')):
     mode=re.search(r'mode(\w+)\.md',f).group(1)
     for line in open(f):
         c=[x.strip() for x in line.split('|')]
