@@ -876,10 +876,11 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
     static constexpr int SMEM = STAGES * R::STAGE_BYTES + 128 + WINDOWS + 1024;
 
     /* speed: a block's throughput relative to the 256 x 128 one. K is split
-     * when the tiles leave SMs idle, in 128-row tiles only: where 256-row
-     * tiles would split K 4 ways (bf16, fp16 and tf32, 4096 x 256 on the
-     * H100), 128-row tiles split 2 ways were 7-14% faster; where they would
-     * split 2 ways, 128-row tiles unsplit cost the model about as much. The
+     * when the tiles leave SMs idle, in 128 x 128 and 128 x 64 tiles only
+     * (ring::CAN_SPLIT): where 256-row tiles would split K 4 ways (bf16,
+     * fp16 and tf32, 4096 x 256 on the H100), 128-row tiles split 2 ways
+     * were 7-14% faster; where they would split 2 ways, 128-row tiles
+     * unsplit cost the model about as much. The
      * parts of a tile are a cluster, and all clusters run in one wave: where
      * that many do not fit, K is split fewer ways (on the H100, clusters of
      * 4 fit 30 times, of 3 39 times). */
