@@ -742,12 +742,16 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
 
 /* The stage shapes the maps are encoded for. A's and the metadata's boxes:
  * {tile height, k-tiles a stage} of slot a_slot; B's: {box columns, k-tiles
- * a stage} of slot b_slot (256-column tiles load two boxes of 128 columns a
- * k-tile). */
+ * a stage} of slot b_slot. A k-contiguous B has the same boxes for 128- and
+ * 256-column tiles (these load two boxes of 128 columns a k-tile), so only
+ * a B read transposed (NM) has the third slot. */
 static const int A_SLOTS[3][2] = {{256, 2}, {128, 2}, {128, 1}};
 static const int B_SLOTS[3][2] = {{128, 2}, {64, 2}, {128, 1}};
 template <int BM, int KT> constexpr int a_slot() { return KT == 1 ? 2 : BM == 128; }
-template <int BN, int KT> constexpr int b_slot() { return KT == 1 ? 2 : BN == 64; }
+template <int BN, int KT, bool NM> constexpr int b_slot()
+{
+    return BN == 64 ? 1 : KT == 1 && NM ? 2 : 0;
+}
 
 /* The tensor maps of one uploaded matrix. A's and its metadata's depend
  * only on the matrix and the stage shape, so they are encoded once; B's
@@ -777,7 +781,8 @@ static tcspmm_status b_maps_for(sp24_wgmma_maps *m, const sp24_wgmma_args *a)
     if (m->b_base == a->b && m->b_kind == a->b_kind && m->b_ld == ld && m->b_n == n)
         return TCSPMM_SUCCESS;
     m->b_base = NULL;
-    for (int w = 0; w < 3; w++)
+    const int slots = a->b_kind == SP24_WGMMA_B_NMAJOR ? 3 : 2; /* b_slot */
+    for (int w = 0; w < slots; w++)
         TCSPMM_TRY(a->b_kind == SP24_WGMMA_B_NMAJOR
                        ? encode_tiled(&m->b[w], m->type, m->elem_bytes, a->b, n, a->cols, ld,
                                       ROW_BYTES, B_SLOTS[w][1] * ROW_BYTES / m->elem_bytes, true)
@@ -1009,7 +1014,7 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
         const sp24_wgmma_maps *maps = a->maps;
         return TCSPMM_CUDA(cudaLaunchKernelEx(
             &cfg, sp24_wgmma_spmm_kernel<ELEM, BN, MW, STAGES, NM, CL, CT>,
-            maps->a[a_slot<BM, R::KT>()], maps->b[b_slot<BN, R::KT>()],
+            maps->a[a_slot<BM, R::KT>()], maps->b[b_slot<BN, R::KT, NM>()],
             maps->meta[a_slot<BM, R::KT>()], sh.k_tiles, a->rows_pad / 16,
             sh.clusters_m, sh.tiles_n, sh.splits, a->rows, a->n, a->alpha, a->beta, (CT *)a->C,
             a->ldc, a->row_major, lines, after_pack));
@@ -1062,12 +1067,12 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
                                                      : mid::launch(a, m, a->num_sms, stream);
     TCSPMM_TRY(big::shape(a, 1.0, &b));
     if (b.cost > m.cost) return mid::launch(a, m, a->num_sms, stream);
-    if constexpr (ELEM != TCSPMM_PRECISION_TF32) { /* 128 x 256 where it costs no more */
-        launch_shape w;
-        TCSPMM_TRY(wide::shape(a, 1.0, &w));
-        if ((double)a->rows * a->n * a->cols <= WIDE_MAX_MACS && w.cost <= b.cost)
-            return wide::launch(a, w, a->num_sms, stream);
-    }
+    if constexpr (ELEM != TCSPMM_PRECISION_TF32)
+        if ((double)a->rows * a->n * a->cols <= WIDE_MAX_MACS) { /* 128 x 256 if no dearer */
+            launch_shape w;
+            TCSPMM_TRY(wide::shape(a, 1.0, &w));
+            if (w.cost <= b.cost) return wide::launch(a, w, a->num_sms, stream);
+        }
     if constexpr (ELEM == TCSPMM_PRECISION_TF32) {
         typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
         launch_shape p;
