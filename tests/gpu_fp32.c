@@ -113,7 +113,7 @@ static void check_product(tcspmm_plan *fp32, tcspmm_plan *tf32, tcspmm_plan *cus
 static void check_matrix(const tcspmm_csr *A, const variant *v, const char *name)
 {
     const int64_t ns[] = {1, 7, 33, 128, 129, 513};
-    for (int k = n_first; k < 6; k += n_step) {
+    for (int k = n_first; k < (int)(sizeof ns / sizeof ns[0]); k += n_step) {
         int64_t n = ns[k];
         tcspmm_plan *fp32 = make_plan(A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, v, n);
         tcspmm_plan *tf32 = make_plan(A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, v, n);

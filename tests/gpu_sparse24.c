@@ -524,9 +524,9 @@ int main(int argc, char **argv)
         /* at least three waves of wgmma.sp's 256 x 128 tiles: tf32 runs them
          * in clusters of two that share B, with an odd number of tiles
          * along M (the last pair's second tile lies past A's rows); bf16
-         * and fp16 in 128 x 256 tiles; B packed (ldb not a multiple of 8), and read in
-         * place in both layouts (row-major C then written in whole rows
-         * through shared memory) */
+         * and fp16 in 128 x 256 tiles; B packed (ldb not a multiple of 8),
+         * and read in place in both layouts (row-major C then written in
+         * whole rows through shared memory) */
         {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
         {12900, 150, 1030, FP, C, H_FP, 0, -1.0f, 1.0f, F32},
         {12900, 100, 1030, TF, C, F32, 3, 1.0f, 0.0f, F32},

@@ -451,7 +451,6 @@ int main(int argc, char **argv)
             ctx.reps = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--no-hrpb")) {
             with_hrpb = 0;
-
         } else {
             fprintf(stderr, "usage: %s [--precision bf16|fp16|tf32] [--m list] [--n list] "
                             "[--reps R] [--no-hrpb]\n", argv[0]);
