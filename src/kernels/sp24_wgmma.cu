@@ -214,7 +214,6 @@ template <int MW, int ACC> __device__ __forceinline__ void fence_operands(float 
 #define TAIL32_TF ", %32, %33, %34, %35, one, 1, 1;\n}"
 #define TAIL64_TF ", %64, %65, %66, %67, one, 1, 1;\n}"
 #define TAIL128_16 ", %128, %129, %130, %131, one, 1, 1, 0, %132;\n}"
-#define TAIL128_TF ", %128, %129, %130, %131, one, 1, 1;\n}"
 #define WGMMA_HEAD "{\n.reg .pred one;\nsetp.ne.b32 one, 1, 0;\nwgmma.mma_async.sp.sync.aligned."
 #define IN_OPS "l"(da), "l"(db), "r"(e), "n"(SEL)
 #define IN_OPS_16 IN_OPS, "n"(TB ? 1 : 0)
@@ -237,8 +236,6 @@ template <tcspmm_precision ELEM, int BN, int SEL, bool TB> struct wgmma_sp;
 WGMMA_SP(TCSPMM_PRECISION_BF16, 256, "m64n256k32.f32.bf16.bf16", REGS128, TAIL128_16, IN_OPS_16,
          ACC128)
 WGMMA_SP(TCSPMM_PRECISION_FP16, 256, "m64n256k32.f32.f16.f16", REGS128, TAIL128_16, IN_OPS_16,
-         ACC128)
-WGMMA_SP(TCSPMM_PRECISION_TF32, 256, "m64n256k16.f32.tf32.tf32", REGS128, TAIL128_TF, IN_OPS,
          ACC128)
 WGMMA_SP(TCSPMM_PRECISION_BF16, 128, "m64n128k32.f32.bf16.bf16", REGS64, TAIL64_16, IN_OPS_16,
          ACC64)
@@ -1044,9 +1041,10 @@ template <tcspmm_precision ELEM> struct wgmma_configs {
 template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
 {
     TCSPMM_TRY(wgmma_configs<ELEM>::big::prepare());
-    TCSPMM_TRY(wgmma_configs<ELEM>::wide::prepare());
-    if constexpr (ELEM == TCSPMM_PRECISION_TF32) /* only tf32 runs in pairs */
+    if constexpr (ELEM == TCSPMM_PRECISION_TF32) /* tf32 runs 256 x 128 pairs, */
         TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
+    else /* bf16 and fp16 128 x 256 tiles */
+        TCSPMM_TRY(wgmma_configs<ELEM>::wide::prepare());
     TCSPMM_TRY(wgmma_configs<ELEM>::mid::prepare());
     return wgmma_configs<ELEM>::small::prepare();
 }
@@ -1057,7 +1055,6 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     typedef typename wgmma_configs<ELEM>::big big;
     typedef typename wgmma_configs<ELEM>::mid mid;
     typedef typename wgmma_configs<ELEM>::small small;
-    typedef typename wgmma_configs<ELEM>::wide wide;
     launch_shape s, m, b;
     if (a->n <= 128) TCSPMM_TRY(small::shape(a, 1.0, &s));
     if (a->n <= 64) return small::launch(a, s, a->num_sms, stream);
@@ -1067,12 +1064,6 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
                                                      : mid::launch(a, m, a->num_sms, stream);
     TCSPMM_TRY(big::shape(a, 1.0, &b));
     if (b.cost > m.cost) return mid::launch(a, m, a->num_sms, stream);
-    if constexpr (ELEM != TCSPMM_PRECISION_TF32)
-        if ((double)a->rows * a->n * a->cols <= WIDE_MAX_MACS) { /* 128 x 256 if no dearer */
-            launch_shape w;
-            TCSPMM_TRY(wide::shape(a, 1.0, &w));
-            if (w.cost <= b.cost) return wide::launch(a, w, a->num_sms, stream);
-        }
     if constexpr (ELEM == TCSPMM_PRECISION_TF32) {
         typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
         launch_shape p;
@@ -1081,6 +1072,11 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
         if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
             TCSPMM_TRY(big_pairs::clusters_fit(2, big_pairs::SMEM, &a->maps->pairs_fit, &fit));
         if (fit > 0) return big_pairs::launch(a, p, fit, stream);
+    } else if ((double)a->rows * a->n * a->cols <= WIDE_MAX_MACS) { /* 128 x 256 if no dearer */
+        typedef typename wgmma_configs<ELEM>::wide wide;
+        launch_shape w;
+        TCSPMM_TRY(wide::shape(a, 1.0, &w));
+        if (w.cost <= b.cost) return wide::launch(a, w, a->num_sms, stream);
     }
     return big::launch(a, b, a->num_sms, stream);
 }
