@@ -6,9 +6,9 @@
  * written, and the gaps between leading dimensions checked untouched;
  * each case on each kernel the device runs (set on the handle: mma.sp,
  * mma.sp on 64x64 tiles only, as on devices with 99 KB of shared memory per
- * block, and wgmma.sp); then one handle through products of changing n, a
- * 16-bit product through the public tcspmm_spmm_ex, and the most rows each
- * mma.sp kernel takes. With --small-device the process runs as on a device
+ * block, and wgmma.sp); then one handle through products of changing n,
+ * wgmma.sp's bf16 and fp16 pairs of tiles, a 16-bit product through the
+ * public tcspmm_spmm_ex, and the most rows each mma.sp kernel takes. With --small-device the process runs as on a device
  * of compute capability 8.6, 8.9 or 12.x (sp24_emulate_small_device): the
  * uploads pick mma.sp on 64x64 tiles and prepare no other kernel, and an
  * upload refuses the rows those tiles cannot hold. --small: only the small
@@ -30,8 +30,7 @@
 
 #include "error.h"
 #include "format/csr.h"
-#include "kernels/sp24_gpu.h"
-#include "kernels/sp24_wgmma.h"
+#include "kernels/sp24_gpu_internal.h"
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
@@ -270,6 +269,35 @@ static void test_changing_n(sp24_kernel kernel)
         check_case(&t, &tm);
     }
     matrix_free(&tm);
+}
+
+/* bf16 and fp16 in clusters of two 256 x 128 tiles sharing B, which the
+ * launch rule takes only for large products on cards of lean DRAM
+ * bandwidth (sp24_wgmma.cu, PAIRS16): lowered to every product here, at
+ * three waves of tiles with an odd number along M; B packed and in place,
+ * C fp32 and 16-bit, both layouts. */
+static void test_pairs16(void)
+{
+    const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR, C = TCSPMM_LAYOUT_COL_MAJOR;
+    const tcspmm_precision BF = TCSPMM_PRECISION_BF16, FP = TCSPMM_PRECISION_FP16;
+    const int F32 = SP24_DATA_FP32, H_BF = SP24_DATA_BF16, H_FP = SP24_DATA_FP16;
+    const spmm_case cases[] = {
+        {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
+        {12900, 150, 1030, FP, C, F32, 3, -1.0f, 1.0f, F32},
+        {12900, 200, 1030, FP, R, H_FP, 2, 1.0f, 0.0f, H_FP},
+        {12900, 150, 1030, BF, C, H_BF, 0, 1.0f, 0.5f, H_BF},
+    };
+    double rate = 0;
+    CHECK_OK(sp24_wgmma_dram_rate(&rate));
+    printf("  wgmma.sp, bf16 and fp16 in pairs of tiles at every size (this card: %.1f DRAM "
+           "bytes per SM cycle):\n", rate);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        test_matrix tm;
+        matrix_new(cases[i].m, cases[i].k, cases[i].precision, SP24_KERNEL_WGMMA, &tm);
+        sp24_wgmma_set_pairs16_min_macs(tm.g->maps, 0);
+        check_case(&cases[i], &tm);
+        matrix_free(&tm);
+    }
 }
 
 /* The public tcspmm_spmm_ex with bf16 B and C (row-major, ld past n, beta
@@ -569,6 +597,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
             if (!small_only || cases[i].m * cases[i].n < 100000) run_case(&cases[i], kernels[k]);
     for (int k = 0; k < num_kernels; k++) test_changing_n(kernels[k]);
+    if (!small_only && sp24_kernel_usable(SP24_KERNEL_WGMMA)) test_pairs16();
     test_rejects();
     test_public_16bit();
     test_no_columns();

@@ -750,6 +750,26 @@ template <int BN, int KT, bool NM> constexpr int b_slot()
     return BN == 64 ? 1 : KT == 1 && NM ? 2 : 0;
 }
 
+/* Pairs: 256 x 128 tiles in clusters of two that load B once (multicast),
+ * from PAIR_MIN_WAVES waves of tiles on. tf32, whose 4-byte B tiles are
+ * twice the bytes per k of a 16-bit one, always pairs there: on an H200
+ * (contenders in random turns, three rounds in one call) pairs were 2.8%
+ * faster at 4096^3 and 7-8% faster at 16384 x 1024. Below 3 waves pairs
+ * were 0-7% slower on the H100, and up to 5% slower on the H200 at 16
+ * bits.
+ * bf16 and fp16 pair only from PAIRS16_MIN_MACS multiply-adds (M x N x K),
+ * and only on a card with fewer than LEAN_DRAM_RATE bytes of peak DRAM
+ * bandwidth per SM and SM cycle (sp24_wgmma_dram_rate: the H100 SXM 12.8,
+ * the H200 18.8; the two have the same SMs, clocks and L2). Against single
+ * 256 x 128 tiles, alternating processes, M = K = 8192, 16384, N = 4096,
+ * 8192: on the H200 pairs were slower at all twelve sizes from 4096^2 on
+ * (no pairs 1.026x geomean; 1.002x-1.025x at M = 16384); on the H100 they
+ * were 0.965x-1.010x up to 2^39 and 0.997x-1.080x at 2^40 and 2^41
+ * (bench/results/sp24-pairs-16bit-2026-11-27, sp24-pairs16-h100-2026-11-27). */
+#define PAIR_MIN_WAVES 3
+#define PAIRS16_MIN_MACS 1099511627776.0 /* 2^40 */
+#define LEAN_DRAM_RATE 16.0
+
 /* The tensor maps of one uploaded matrix. A's and its metadata's depend
  * only on the matrix and the stage shape, so they are encoded once; B's
  * again only when B's buffer, kind, ld or width changes. Index: the slots
@@ -765,6 +785,7 @@ struct sp24_wgmma_maps {
     /* clusters that run at once (0: not asked, -1: none): of two 256 x 128
      * blocks, and of the parts of a split K ([BN == 64][parts]) */
     int pairs_fit, split_fit[2][MAX_SPLITS + 1];
+    double pairs16_min_macs; /* bf16 and fp16 run pairs from here (PAIRS16_MIN_MACS) */
 };
 
 /* B's maps for a call: the packed buffer (n_pad rows of cols_pad, k
@@ -806,7 +827,9 @@ extern "C" tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const v
     m->elem_bytes = precision == TCSPMM_PRECISION_TF32 ? 4 : 2;
     m->cols_pad = cols_pad;
     const int64_t meta_words = cols_pad / sp24_ktile_cols(precision) * SP24_META_WORDS;
-    tcspmm_status st = TCSPMM_SUCCESS;
+    double dram_rate = 0;
+    tcspmm_status st = sp24_wgmma_dram_rate(&dram_rate);
+    m->pairs16_min_macs = dram_rate > 0 && dram_rate < LEAN_DRAM_RATE ? PAIRS16_MIN_MACS : INFINITY;
     for (int h = 0; h < 3 && !st; h++) {
         const int bm = A_SLOTS[h][0], kt = A_SLOTS[h][1];
         st = encode_tiled(&m->a[h], m->type, m->elem_bytes, values, cols_pad / 2, rows_pad,
@@ -825,18 +848,26 @@ extern "C" tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const v
 
 extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 
+extern "C" void sp24_wgmma_set_pairs16_min_macs(sp24_wgmma_maps *m, double macs)
+{
+    m->pairs16_min_macs = macs;
+}
+
+extern "C" tcspmm_status sp24_wgmma_dram_rate(double *bytes_per_sm_cycle)
+{
+    int dev = 0, mem_khz = 0, bus_bits = 0, sm_khz = 0, sms = 0;
+    *bytes_per_sm_cycle = 0;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&dev)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, dev)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)));
+    if (sm_khz > 0 && sms > 0) /* two transfers a memory clock (DDR) */
+        *bytes_per_sm_cycle = 2.0 * mem_khz * (bus_bits / 8.0) / ((double)sm_khz * sms);
+    return TCSPMM_SUCCESS;
+}
+
 #define MIN_PART_STAGES 4 /* split K into parts of at least this many stages */
-/* tf32: with at least this many waves of 256 x 128 tiles, they run in
- * clusters of two that share B, whose 4-byte tiles are twice the bytes per
- * k of a 16-bit one. On an H200 (contenders in random turns, three rounds
- * in one call) pairs were 2.8% faster at 4096^3 and 7-8% faster at 16384 x
- * 1024 in tf32, but slower in bf16 and fp16 from 3.9 to 31 waves (M = K =
- * 4096..16384, N = 4096, 8192: no pairs 1.026x geomean, faster in 34 of 36
- * rows), so 16-bit types never pair. (On the H100, block-timed, bf16
- * pairs had measured 1-9% faster from 3.9 waves.) Below 3 waves pairs
- * were 0-7% slower on the H100, and up to 5% slower on the H200 at 16
- * bits. */
-#define PAIR_MIN_WAVES 3
 /* bf16 and fp16: 128 x 256 tiles in place of 256 x 128 ones up to this
  * many multiply-adds (M x N x K), where their launch costs no more. An
  * m64n256k32 wgmma.sp reads 10% fewer shared-memory bytes per flop than two
@@ -1026,8 +1057,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
  * up to 1.2x slower); but 128 x 64 where its split K keeps more SMs busy
  * (the clusters of the parts fill the GPCs unevenly: at M = 4096, 32 tiles
  * in 3 parts against 64 in 2: bf16 and fp16 1.005x-1.02x with 16-bit B,
- * 0.98x with fp32 B; at M = 2048 1.07x-1.12x). Else 256 x 128 (three stages of 64 KB; tf32 in
- * clusters of two from PAIR_MIN_WAVES waves) or 128 x 128 (four stages), whichever
+ * 0.98x with fp32 B; at M = 2048 1.07x-1.12x). Else 256 x 128 (three stages of 64 KB; in
+ * clusters of two as PAIR_MIN_WAVES says) or 128 x 128 (four stages), whichever
  * shape's cost is lower; and for bf16 and fp16, 128 x 256 (five stages of one k-tile,
  * 41 KB) in place of 256 x 128 up to WIDE_MAX_MACS. */
 template <tcspmm_precision ELEM> struct wgmma_configs {
@@ -1041,9 +1072,8 @@ template <tcspmm_precision ELEM> struct wgmma_configs {
 template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
 {
     TCSPMM_TRY(wgmma_configs<ELEM>::big::prepare());
-    if constexpr (ELEM == TCSPMM_PRECISION_TF32) /* tf32 runs 256 x 128 pairs, */
-        TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
-    else /* bf16 and fp16 128 x 256 tiles */
+    TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
+    if constexpr (ELEM != TCSPMM_PRECISION_TF32) /* only bf16 and fp16 run 128 x 256 tiles */
         TCSPMM_TRY(wgmma_configs<ELEM>::wide::prepare());
     TCSPMM_TRY(wgmma_configs<ELEM>::mid::prepare());
     return wgmma_configs<ELEM>::small::prepare();
@@ -1064,7 +1094,8 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
                                                      : mid::launch(a, m, a->num_sms, stream);
     TCSPMM_TRY(big::shape(a, 1.0, &b));
     if (b.cost > m.cost) return mid::launch(a, m, a->num_sms, stream);
-    if constexpr (ELEM == TCSPMM_PRECISION_TF32) {
+    const double macs = (double)a->rows * a->n * a->cols;
+    if (ELEM == TCSPMM_PRECISION_TF32 || macs >= a->maps->pairs16_min_macs) {
         typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
         launch_shape p;
         TCSPMM_TRY(big_pairs::shape(a, 1.0, &p));
@@ -1072,12 +1103,14 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
         if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
             TCSPMM_TRY(big_pairs::clusters_fit(2, big_pairs::SMEM, &a->maps->pairs_fit, &fit));
         if (fit > 0) return big_pairs::launch(a, p, fit, stream);
-    } else if ((double)a->rows * a->n * a->cols <= WIDE_MAX_MACS) { /* 128 x 256 if no dearer */
-        typedef typename wgmma_configs<ELEM>::wide wide;
-        launch_shape w;
-        TCSPMM_TRY(wide::shape(a, 1.0, &w));
-        if (w.cost <= b.cost) return wide::launch(a, w, a->num_sms, stream);
     }
+    if constexpr (ELEM != TCSPMM_PRECISION_TF32)
+        if (macs <= WIDE_MAX_MACS) { /* 128 x 256 if no dearer */
+            typedef typename wgmma_configs<ELEM>::wide wide;
+            launch_shape w;
+            TCSPMM_TRY(wide::shape(a, 1.0, &w));
+            if (w.cost <= b.cost) return wide::launch(a, w, a->num_sms, stream);
+        }
     return big::launch(a, b, a->num_sms, stream);
 }
 

@@ -29,6 +29,17 @@ tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const void *values
                                   sp24_wgmma_maps **out);
 void sp24_wgmma_maps_free(sp24_wgmma_maps *m);
 
+/* The current card's peak DRAM bandwidth in bytes per SM and SM cycle
+ * (memory clock x 2 x bus width / (SMs x SM clock)); 0 where the driver
+ * gives no clock. Below a bound (not 0), bf16 and fp16 products of many
+ * multiply-adds run in clusters of two tiles (sp24_wgmma.cu, PAIRS16). */
+tcspmm_status sp24_wgmma_dram_rate(double *bytes_per_sm_cycle);
+
+/* For tests: bf16 and fp16 products of at least macs multiply-adds
+ * (M x N x K) with m run in clusters of two where the launch rule allows
+ * pairs at all (0: always; maps_new sets it from the card). */
+void sp24_wgmma_set_pairs16_min_macs(sp24_wgmma_maps *m, double macs);
+
 /* Where B comes from: the packed buffer, or the caller's 16-bit B read in
  * place (its address a multiple of 16 bytes, ldb of 8 elements), column-
  * major (k contiguous, like the packed one) or row-major (n contiguous,
