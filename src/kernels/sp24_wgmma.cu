@@ -756,19 +756,41 @@ template <int BN, int KT, bool NM> constexpr int b_slot()
  * (contenders in random turns, three rounds in one call) pairs were 2.8%
  * faster at 4096^3 and 7-8% faster at 16384 x 1024. Below 3 waves pairs
  * were 0-7% slower on the H100, and up to 5% slower on the H200 at 16
- * bits.
- * bf16 and fp16 pair only from PAIRS16_MIN_MACS multiply-adds (M x N x K),
- * and only on a card with fewer than LEAN_DRAM_RATE bytes of peak DRAM
- * bandwidth per SM and SM cycle (sp24_wgmma_dram_rate: the H100 SXM 12.8,
- * the H200 18.8; the two have the same SMs, clocks and L2). Against single
- * 256 x 128 tiles, alternating processes, M = K = 8192, 16384, N = 4096,
- * 8192: on the H200 pairs were slower at all twelve sizes from 4096^2 on
- * (no pairs 1.026x geomean; 1.002x-1.025x at M = 16384); on the H100 they
- * were 0.965x-1.010x up to 2^39 and 0.997x-1.080x at 2^40 and 2^41
- * (bench/results/sp24-pairs-16bit-2026-11-27, sp24-pairs16-h100-2026-11-27). */
+ * bits. */
 #define PAIR_MIN_WAVES 3
-#define PAIRS16_MIN_MACS 1099511627776.0 /* 2^40 */
+
+/* What the card changes, for bf16 and fp16. 128 x 256 tiles run where they
+ * cost no more than 256 x 128 ones, up to WIDE_MAX_MACS multiply-adds
+ * (M x N x K). On a card with fewer than LEAN_DRAM_RATE bytes of peak DRAM
+ * bandwidth per SM and SM cycle (sp24_wgmma_dram_rate: the H100 SXM 12.8,
+ * the H200 18.4; the two have the same SMs, SM clock and L2) that bound is
+ * WIDE_MAX_MACS_LEAN, and from PAIRS16_MIN_MACS 256 x 128 tiles run in
+ * pairs; elsewhere 16-bit tiles never pair.
+ * 128 x 256 tiles: an m64n256k32 wgmma.sp reads 10% fewer shared-memory
+ * bytes per flop than two m64n128k32 (Nsight Compute at fp16 8192^2 had the
+ * 256 x 128 kernel at 90% of the shared-memory wavefront peak), but a
+ * 128 x 256 tile reads 25% more bytes from L2 per flop (a column of B is
+ * twice the bytes of a compressed row of A). Against 256 x 128 tiles in
+ * alternating processes, M = K = 4096..16384, N = 512..8192, by cuSPARSELt's
+ * time in the same process over ours: up to 2^37, H200 0.996x-1.07x
+ * (geomean 1.034x), H100 0.96x-1.08x (1.037x); above it the H100 lost
+ * (0.92x-1.03x, geomean 0.976x). On the H200, by time, three rounds, M = K =
+ * 8192, N = 4096, 8192 (2^38, 2^39): 1.007x-1.034x; M = K = 16384 (2^40,
+ * 2^41): 0.979x-1.004x. tf32, whose 256 x 128 tiles run in pairs, was
+ * 2%-49% slower on the H200.
+ * 16-bit pairs, against single 256 x 128 tiles in alternating processes: on
+ * the H200 slower at all twelve sizes M = K = 4096..16384, N = 4096, 8192
+ * (no pairs 1.026x geomean; 1.002x-1.025x at M = 16384); on the H100, by
+ * time, three rounds, M = K = 8192 0.988x-1.014x, M = K = 16384
+ * 0.989x-1.104x (1.058x-1.104x but bf16 16384 x 4096)
+ * (bench/results/sp24-wide-tiles-2026-11-27, sp24-pairs-16bit-2026-11-27,
+ * sp24-card-rule-2026-11-27). Nsight Compute on the H100 at fp16 16384 x
+ * 8192 had DRAM at 46%-65% of its peak without pairs, so not the bound;
+ * pairs moved 9%-16% fewer L2 bytes and ran at a 2% higher SM clock. */
 #define LEAN_DRAM_RATE 16.0
+#define WIDE_MAX_MACS 549755813888.0          /* 2^39 */
+#define WIDE_MAX_MACS_LEAN 137438953472.0     /* 2^37 */
+#define PAIRS16_MIN_MACS 1099511627776.0      /* 2^40 */
 
 /* The tensor maps of one uploaded matrix. A's and its metadata's depend
  * only on the matrix and the stage shape, so they are encoded once; B's
@@ -785,7 +807,9 @@ struct sp24_wgmma_maps {
     /* clusters that run at once (0: not asked, -1: none): of two 256 x 128
      * blocks, and of the parts of a split K ([BN == 64][parts]) */
     int pairs_fit, split_fit[2][MAX_SPLITS + 1];
-    double pairs16_min_macs; /* bf16 and fp16 run pairs from here (PAIRS16_MIN_MACS) */
+    /* bf16 and fp16 run 128 x 256 tiles up to, and pairs from, these many
+     * multiply-adds (the card's: WIDE_MAX_MACS*, PAIRS16_MIN_MACS) */
+    double wide_max_macs, pairs16_min_macs;
 };
 
 /* B's maps for a call: the packed buffer (n_pad rows of cols_pad, k
@@ -829,7 +853,9 @@ extern "C" tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const v
     const int64_t meta_words = cols_pad / sp24_ktile_cols(precision) * SP24_META_WORDS;
     double dram_rate = 0;
     tcspmm_status st = sp24_wgmma_dram_rate(&dram_rate);
-    m->pairs16_min_macs = dram_rate > 0 && dram_rate < LEAN_DRAM_RATE ? PAIRS16_MIN_MACS : INFINITY;
+    const bool lean = dram_rate > 0 && dram_rate < LEAN_DRAM_RATE;
+    m->wide_max_macs = lean ? WIDE_MAX_MACS_LEAN : WIDE_MAX_MACS;
+    m->pairs16_min_macs = lean ? PAIRS16_MIN_MACS : INFINITY;
     for (int h = 0; h < 3 && !st; h++) {
         const int bm = A_SLOTS[h][0], kt = A_SLOTS[h][1];
         st = encode_tiled(&m->a[h], m->type, m->elem_bytes, values, cols_pad / 2, rows_pad,
@@ -868,19 +894,6 @@ extern "C" tcspmm_status sp24_wgmma_dram_rate(double *bytes_per_sm_cycle)
 }
 
 #define MIN_PART_STAGES 4 /* split K into parts of at least this many stages */
-/* bf16 and fp16: 128 x 256 tiles in place of 256 x 128 ones up to this
- * many multiply-adds (M x N x K), where their launch costs no more. An
- * m64n256k32 wgmma.sp reads 10% fewer shared-memory bytes per flop than two
- * m64n128k32 (Nsight Compute at fp16 8192^2 had the 256 x 128 kernel at 90%
- * of the shared-memory wavefront peak), but a 128 x 256 tile reads 25% more
- * bytes from L2 per flop (a column of B is twice the bytes of a compressed
- * row of A). Against cuSPARSELt in the same process, alternating builds, M =
- * K = 4096..16384, N = 512..8192: up to 2^37, 12 (size, type) rows on each
- * card, H200 0.996x-1.07x (geomean 1.034x), H100 0.96x-1.08x (1.037x); above
- * it the H100 lost (0.92x-1.03x, geomean 0.976x) where the H200 still gained
- * (0.98x-1.08x, 1.034x). tf32, whose 256 x 128 tiles run in pairs that share
- * B, was 2%-49% slower on the H200. */
-#define WIDE_MAX_MACS 137438953472.0 /* 2^37 */
 /* For n > 128. Calibrated on the H100 (bf16, M = K = 4096..16384, N = 128,
  * 512): a 128 x 128 block runs at about 0.78 of a 256 x 128 block's rate,
  * and split K cost about 30% of the product when its parts were added
@@ -1060,11 +1073,11 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
  * 0.98x with fp32 B; at M = 2048 1.07x-1.12x). Else 256 x 128 (three stages of 64 KB; in
  * clusters of two as PAIR_MIN_WAVES says) or 128 x 128 (four stages), whichever
  * shape's cost is lower; and for bf16 and fp16, 128 x 256 (five stages of one k-tile,
- * 41 KB) in place of 256 x 128 up to WIDE_MAX_MACS. */
+ * 41 KB) in place of 256 x 128 up to the card's WIDE_MAX_MACS*. */
 template <tcspmm_precision ELEM> struct wgmma_configs {
     typedef wgmma_config<ELEM, 128, 2, 3, 1> big;
     typedef wgmma_config<ELEM, 128, 2, 3, 2> big_pairs;
-    typedef wgmma_config<ELEM, 256, 1, 5, 1> wide; /* bf16, fp16 (WIDE_MAX_MACS) */
+    typedef wgmma_config<ELEM, 256, 1, 5, 1> wide; /* bf16, fp16 */
     typedef wgmma_config<ELEM, 128, 1, 4, 1> mid;
     typedef wgmma_config<ELEM, 64, 1, 4, 1> small;
 };
@@ -1105,7 +1118,7 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
         if (fit > 0) return big_pairs::launch(a, p, fit, stream);
     }
     if constexpr (ELEM != TCSPMM_PRECISION_TF32)
-        if (macs <= WIDE_MAX_MACS) { /* 128 x 256 if no dearer */
+        if (macs <= a->maps->wide_max_macs) { /* 128 x 256 if no dearer */
             typedef typename wgmma_configs<ELEM>::wide wide;
             launch_shape w;
             TCSPMM_TRY(wide::shape(a, 1.0, &w));
