@@ -781,8 +781,8 @@ template <int BN, int KT, bool NM> constexpr int b_slot()
  * 16-bit pairs, against single 256 x 128 tiles in alternating processes: on
  * the H200 slower at all twelve sizes M = K = 4096..16384, N = 4096, 8192
  * (no pairs 1.026x geomean; 1.002x-1.025x at M = 16384); on the H100, by
- * time, three rounds, M = K = 8192 0.988x-1.014x, M = K = 16384
- * 0.989x-1.104x (1.058x-1.104x but bf16 16384 x 4096)
+ * time, three rounds, M = K = 16384 0.989x-1.104x (1.058x-1.104x but bf16
+ * 16384 x 4096; M = K = 8192, the same kernel in both builds, 0.988x-1.014x)
  * (bench/results/sp24-wide-tiles-2026-11-27, sp24-pairs-16bit-2026-11-27,
  * sp24-card-rule-2026-11-27). Nsight Compute on the H100 at fp16 16384 x
  * 8192 had DRAM at 46%-65% of its peak without pairs, so not the bound;
