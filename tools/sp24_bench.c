@@ -16,8 +16,11 @@
  * (time_contenders, gpu_timer_turns). Outputs are cross-checked (relative
  * difference to cuBLAS).
  *
+ * --ours-only times our kernel alone (its three ways of B and C), so that
+ * the GPU runs it back to back, as when sampling its clock and power.
+ *
  *   sp24_bench [--precision bf16|fp16|tf32] [--m 4096,8192,16384]
- *              [--n 64,128,512,4096,8192] [--reps 10] [--no-hrpb]      */
+ *              [--n 64,128,512,4096,8192] [--reps 10] [--no-hrpb] [--ours-only] */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <math.h>
@@ -316,7 +319,7 @@ static double tflops(const problem *p, float ms)
 
 /* Builds the matrix for size m = k, then times every n. */
 static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, int nn,
-                                tcspmm_precision prec, int with_hrpb)
+                                tcspmm_precision prec, int with_hrpb, int ours_only)
 {
     problem p;
     memset(&p, 0, sizeof p);
@@ -344,7 +347,7 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
     sp24_free(&s);
     TCSPMM_TRY(cublas_status(cublasCreate(&p.cublas), "cublasCreate"));
     TCSPMM_TRY(cublas_status(cublasSetStream(p.cublas, ctx->timer.stream), "cublasSetStream"));
-    if (with_hrpb && tf32) {
+    if (with_hrpb && tf32 && !ours_only) {
         tcspmm_options opt;
         tcspmm_options_init(&opt);
         opt.path = TCSPMM_PATH_HRPB;
@@ -371,18 +374,21 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
 
         enum { BLAS, OURS16, OURS16C, OURS32, WARP, LT, HRPB, CONTENDERS };
         contender c[CONTENDERS] = {
-            {run_cublas, -1.0f},
+            {ours_only ? NULL : run_cublas, -1.0f},
             {tf32 ? NULL : run_ours_16, -1.0f}, /* 16-bit B */
             {tf32 ? NULL : run_ours_16c, -1.0f}, /* 16-bit B and C */
             {run_ours_32, -1.0f},                /* fp32 B */
-            {sp24_gpu_kernel(p.ours) == SP24_KERNEL_WGMMA ? run_warp_kernel : NULL, -1.0f},
+            {!ours_only && sp24_gpu_kernel(p.ours) == SP24_KERNEL_WGMMA ? run_warp_kernel : NULL,
+             -1.0f},
             {NULL, -1.0f}, /* cuSPARSELt, once set up */
             {p.hrpb ? run_hrpb : NULL, -1.0f}};
 #ifdef TCSPMM_HAVE_CUSPARSELT
-        if (cusparselt_setup(&p) == TCSPMM_SUCCESS)
-            c[LT].fn = run_cusparselt;
-        else
-            fprintf(stderr, "cuSPARSELt: %s\n", tcspmm_last_error());
+        if (!ours_only) {
+            if (cusparselt_setup(&p) == TCSPMM_SUCCESS)
+                c[LT].fn = run_cusparselt;
+            else
+                fprintf(stderr, "cuSPARSELt: %s\n", tcspmm_last_error());
+        }
 #endif
         const tcspmm_status timed = time_contenders(ctx, c, CONTENDERS, &p);
         /* each output against cuBLAS's, from one more run of each */
@@ -433,7 +439,7 @@ static tcspmm_status bench_size(bench_ctx *ctx, int64_t m, const int64_t *ns, in
 int main(int argc, char **argv)
 {
     int64_t ms[MAX_LIST] = {4096, 8192, 16384}, ns[MAX_LIST] = {64, 128, 512, 4096, 8192};
-    int nm = 3, nn = 5, with_hrpb = 1;
+    int nm = 3, nn = 5, with_hrpb = 1, ours_only = 0;
     tcspmm_precision prec = TCSPMM_PRECISION_BF16;
     bench_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -451,9 +457,11 @@ int main(int argc, char **argv)
             ctx.reps = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--no-hrpb")) {
             with_hrpb = 0;
+        } else if (!strcmp(argv[i], "--ours-only")) {
+            ours_only = 1;
         } else {
             fprintf(stderr, "usage: %s [--precision bf16|fp16|tf32] [--m list] [--n list] "
-                            "[--reps R] [--no-hrpb]\n", argv[0]);
+                            "[--reps R] [--no-hrpb] [--ours-only]\n", argv[0]);
             return 2;
         }
     }
@@ -481,7 +489,7 @@ int main(int argc, char **argv)
            "vs cuBLAS | diff ours16 ours16c ours32 Lt HRPB |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < nm; i++) {
-        if (bench_size(&ctx, ms[i], ns, nn, prec, with_hrpb) != TCSPMM_SUCCESS) {
+        if (bench_size(&ctx, ms[i], ns, nn, prec, with_hrpb, ours_only) != TCSPMM_SUCCESS) {
             fprintf(stderr, "M = %lld: %s\n", (long long)ms[i], tcspmm_last_error());
             return 1;
         }

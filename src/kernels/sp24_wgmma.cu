@@ -784,9 +784,11 @@ template <int BN, int KT, bool NM> constexpr int b_slot()
  * time, three rounds, M = K = 16384 0.989x-1.104x (1.058x-1.104x but bf16
  * 16384 x 4096; M = K = 8192, the same kernel in both builds, 0.988x-1.014x)
  * (bench/results/sp24-wide-tiles-2026-11-27, sp24-pairs-16bit-2026-11-27,
- * sp24-card-rule-2026-11-27). Nsight Compute on the H100 at fp16 16384 x
- * 8192 had DRAM at 46%-65% of its peak without pairs, so not the bound;
- * pairs moved 9%-16% fewer L2 bytes and ran at a 2% higher SM clock. */
+ * sp24-card-rule-2026-11-27). On the H100 at fp16 16384 x 8192 single
+ * tiles had DRAM at 46%-65% of its peak (Nsight Compute), so not the bound,
+ * and moved 9%-16% more L2 bytes than pairs; launched back to back at the
+ * 700 W cap, both ran at the same SM and memory clocks, and single tiles
+ * took 8%-10% longer. */
 #define LEAN_DRAM_RATE 16.0
 #define WIDE_MAX_MACS 549755813888.0          /* 2^39 */
 #define WIDE_MAX_MACS_LEAN 137438953472.0     /* 2^37 */
