@@ -8,11 +8,12 @@
  * mma.sp on 64x64 tiles only, as on devices with 99 KB of shared memory per
  * block, and wgmma.sp); then one handle through products of changing n,
  * wgmma.sp's bf16 and fp16 pairs of tiles, a 16-bit product through the
- * public tcspmm_spmm_ex, and the most rows each mma.sp kernel takes. With --small-device the process runs as on a device
- * of compute capability 8.6, 8.9 or 12.x (sp24_emulate_small_device): the
- * uploads pick mma.sp on 64x64 tiles and prepare no other kernel, and an
- * upload refuses the rows those tiles cannot hold. --small: only the small
- * cases (for compute-sanitizer).
+ * public tcspmm_spmm_ex, and the most rows each mma.sp kernel takes. With
+ * --small-device the process runs as on a device of compute capability
+ * 8.6, 8.9 or 12.x (sp24_emulate_small_device): the uploads pick mma.sp on
+ * 64x64 tiles and prepare no other kernel, and an upload refuses the rows
+ * those tiles cannot hold. --small: only the small cases (for
+ * compute-sanitizer).
  *
  * Each result is checked twice: against the float64 product of the given
  * fp32 inputs (the issue's tolerance: 1e-3 tf32, 1e-2 bf16/fp16), and against

@@ -31,8 +31,9 @@ void sp24_wgmma_maps_free(sp24_wgmma_maps *m);
 
 /* The current card's peak DRAM bandwidth in bytes per SM and SM cycle
  * (memory clock x 2 x bus width / (SMs x SM clock)); 0 where the driver
- * gives no clock. Below a bound (not 0), bf16 and fp16 products of many
- * multiply-adds run in clusters of two tiles (sp24_wgmma.cu, PAIRS16). */
+ * gives no clock. Below a bound (not 0) the launch rule for bf16 and fp16
+ * changes: 128 x 256 tiles for fewer products, pairs of 256 x 128 tiles
+ * for the largest (sp24_wgmma.cu, LEAN_DRAM_RATE). */
 tcspmm_status sp24_wgmma_dram_rate(double *bytes_per_sm_cycle);
 
 /* For tests: bf16 and fp16 products of at least macs multiply-adds
