@@ -27,4 +27,15 @@ static inline void rng_fill(float *x, size_t count, uint64_t seed)
     for (size_t i = 0; i < count; i++) x[i] = (float)(2.0 * rng_uniform(&s) - 1.0);
 }
 
+/* Where every one of x[0..count) is the same value (a pattern file's ones),
+ * fills x as rng_fill does and returns 1, so that no check or timing runs on
+ * constant data; else leaves x as it is and returns 0. */
+static inline int rng_fill_if_constant(float *x, size_t count, uint64_t seed)
+{
+    for (size_t i = 1; i < count; i++)
+        if (x[i] != x[0]) return 0;
+    if (count > 0) rng_fill(x, count, seed);
+    return count > 0;
+}
+
 #endif

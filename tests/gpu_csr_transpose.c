@@ -135,7 +135,7 @@ static int by_double(const void *a, const void *b)
 static void time_file(const char *path)
 {
     tcspmm_csr A;
-    CHECK_OK(tcspmm_read_mtx(path, &A));
+    CHECK_OK(tests_read(path, 33, &A));
     csr_gpu g;
     tcspmm_csr dA, dT, T;
     device_csr_upload(&A, &g, &dA);
@@ -176,7 +176,7 @@ int main(int argc, char **argv)
     for (struct dirent *ent; d && (ent = readdir(d));) {
         if (!strstr(ent->d_name, ".mtx")) continue;
         tcspmm_csr A;
-        CHECK_OK(tcspmm_read_mtx(tests_data(ent->d_name), &A));
+        CHECK_OK(tests_read(tests_data(ent->d_name), 31, &A));
         check_matrix(&A, ent->d_name);
         tcspmm_csr_free(&A);
     }
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
         tcspmm_csr_free(&E);
     }
     tcspmm_csr A;
-    CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
+    CHECK_OK(tests_read(tests_data("cora.mtx"), 32, &A));
     test_transpose_updates(&A);
     tcspmm_csr_free(&A);
     test_bad_input();

@@ -247,7 +247,7 @@ int main(void)
     const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz", "de2010.mtx.gz"};
     for (int f = 0; f < 4; f++) {
         tcspmm_csr A;
-        CHECK_OK(tcspmm_read_mtx(tests_data(files[f]), &A));
+        CHECK_OK(tests_read(tests_data(files[f]), 41 + f, &A));
         check_matrix(&A, TCSPMM_PATH_CUSPARSE, TCSPMM_PATH_CUSPARSE, 1e-5, files[f]);
         /* ted_B's dense bricks (alpha 0.29) go to HRPB at plan time; the
          * others (alpha 0.07-0.10) are measured */

@@ -160,7 +160,7 @@ int main(void)
                                   "de2010.mtx.gz", "astro-ph.mtx.gz"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         tcspmm_csr A;
-        CHECK_OK(tcspmm_read_mtx(tests_data(files[i]), &A));
+        CHECK_OK(tests_read(tests_data(files[i]), 51 + i, &A));
         check_matrix(&A, files[i]);
         tcspmm_csr_free(&A);
     }

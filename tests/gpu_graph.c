@@ -318,7 +318,7 @@ static int time_mode(int argc, char **argv)
     const int64_t n = argc > 1 ? atoll(argv[1]) : 32;
     const int calls = 1000;
     tcspmm_csr A;
-    CHECK_OK(tcspmm_read_mtx(file, &A));
+    CHECK_OK(tests_read(file, 111, &A));
     tcspmm_plan *plan = NULL;
     CHECK_OK(tcspmm_plan_create(&A, NULL, &plan));
     if (!plan || n < 1) return tests_finish();

@@ -147,7 +147,7 @@ static void test_bundled(void)
     for (struct dirent *e; (e = readdir(dp)) != NULL;) {
         if (!is_mtx(e->d_name)) continue;
         tcspmm_csr A;
-        tcspmm_status st = tcspmm_read_mtx(tests_data(e->d_name), &A);
+        tcspmm_status st = tests_read(tests_data(e->d_name), 71, &A);
         CHECK_OK(st);
         if (st) continue;
         found++;
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
     if (argc > 1) {
         for (int i = 1; i < argc; i++) {
             tcspmm_csr A;
-            tcspmm_status st = tcspmm_read_mtx(argv[i], &A);
+            tcspmm_status st = tests_read(argv[i], 72, &A);
             CHECK_OK(st);
             if (st) continue;
             compare(&A, 16, argv[i]);

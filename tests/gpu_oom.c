@@ -122,7 +122,7 @@ static void check_measuring_out_of_memory(void)
 {
     const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR;
     tcspmm_csr A;
-    CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
+    CHECK_OK(tests_read(tests_data("cora.mtx"), 81, &A));
     tcspmm_plan *plan = tests_plan(&A, TCSPMM_PATH_AUTO, 1);
     tcspmm_info info;
     if (!plan) {
@@ -207,7 +207,7 @@ static void check_column_major_out_of_memory(void)
 {
     const tcspmm_layout Cm = TCSPMM_LAYOUT_COL_MAJOR;
     tcspmm_csr A;
-    CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
+    CHECK_OK(tests_read(tests_data("cora.mtx"), 81, &A));
     tcspmm_plan *plan = tests_plan(&A, TCSPMM_PATH_HRPB, 0);
     test_operands t;
     test_operands_make(&t, &A, 512, Cm, 3, 0.0f, 75);

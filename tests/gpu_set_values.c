@@ -545,7 +545,7 @@ int main(void)
     const char *files[] = {"cora.mtx", "ted_B.mtx.gz", "lp_stocfor3.mtx.gz"};
     for (int f = 0; f < 3; f++) {
         tcspmm_csr A;
-        CHECK_OK(tcspmm_read_mtx(tests_data(files[f]), &A));
+        CHECK_OK(tests_read(tests_data(files[f]), 101 + f, &A));
         check_matrix(&A, files[f]);
         if (f == 0) {
             test_graph(&A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, 32);

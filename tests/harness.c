@@ -59,6 +59,13 @@ const char *tests_data(const char *name)
     return path;
 }
 
+tcspmm_status tests_read(const char *path, uint64_t seed, tcspmm_csr *A)
+{
+    tcspmm_status st = tcspmm_read_mtx(path, A);
+    if (!st) rng_fill_if_constant(A->values, (size_t)A->nnz, seed);
+    return st;
+}
+
 void test_operands_make(test_operands *t, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         int pad, float beta, uint64_t seed)
 {

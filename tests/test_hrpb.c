@@ -248,7 +248,7 @@ static void test_bundled(void)
     for (struct dirent *ent; d && (ent = readdir(d));) {
         if (!strstr(ent->d_name, ".mtx")) continue;
         tcspmm_csr A;
-        CHECK_OK(tcspmm_read_mtx(tests_data(ent->d_name), &A));
+        CHECK_OK(tests_read(tests_data(ent->d_name), 121, &A));
         printf("  %s: %lld x %lld, %lld entries\n", ent->d_name, (long long)A.rows,
                (long long)A.cols, (long long)A.nnz);
         check_all(&A, ent->d_name, big_ns, 2);

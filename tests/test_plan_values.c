@@ -166,7 +166,7 @@ int main(void)
 {
     matgen_each_case(700, check_case);
     tcspmm_csr A;
-    CHECK_OK(tcspmm_read_mtx(tests_data("cora.mtx"), &A));
+    CHECK_OK(tests_read(tests_data("cora.mtx"), 131, &A));
     for (int clustered = 0; clustered < 2; clustered++) check_sources(&A, 16, clustered, "cora.mtx");
     test_cpu_plan(&A, "cora.mtx");
     tcspmm_csr_free(&A);

@@ -1,5 +1,6 @@
 /* spmm_run.c: the command-line driver: reads a matrix (a Matrix Market
- * file, "-", or gen:SPEC), builds a plan, multiplies by a seeded random B,
+ * file, "-", or gen:SPEC; values that are all the same, as a pattern file's
+ * ones, become seeded random ones), builds a plan, multiplies by a seeded random B,
  * and optionally checks against the float64 reference, benchmarks against
  * cuSPARSE, and prints the plan's metrics as info lines or JSON. */
 #include "bench_gpu.h"
@@ -54,7 +55,9 @@ static const char *usage =
     "                    auto plan then measures at the first call (the choice a\n"
     "                    long run ends with; measure_at_first_call)\n"
     "  --reps R          timed runs for --bench (default 50)\n"
-    "  --seed S          seed of the random B and C, 0 to 2^64-1 (default 1)\n"
+    "  --seed S          seed of the random B and C, 0 to 2^64-1 (default 1); also\n"
+    "                    of A's values where the file's are all the same (a pattern\n"
+    "                    file's ones), which become random in [-1, 1]\n"
     "  --info            print 'info: key=value' lines about the matrix and the plan\n"
     "  --json            print one JSON object with everything instead of text\n"
     "  --help            this text\n"
@@ -535,10 +538,17 @@ int main(int argc, char **argv)
         A = AT;
         record_num(&r, "transpose_ms", (omp_get_wtime() - t0) * 1e3);
     }
-    if (!a.json)
-        printf("matrix: %s%s: %lld x %lld, %lld non-zeros, read in %.1f ms\n", a.file,
+    /* a pattern file's ones become random values: no check or timing on constant data */
+    const float file_value = A.nnz > 0 ? A.values[0] : 0.0f;
+    const int random_values = rng_fill_if_constant(A.values, (size_t)A.nnz, a.seed + 5);
+    record_str(&r, "values", random_values ? "random" : "file");
+    if (!a.json) {
+        printf("matrix: %s%s: %lld x %lld, %lld non-zeros, read in %.1f ms", a.file,
                a.transpose ? " (transposed)" : "", (long long)A.rows, (long long)A.cols,
                (long long)A.nnz, read_ms);
+        if (random_values) printf("; values random in [-1, 1] (the file's were all %g)", file_value);
+        printf("\n");
+    }
 
     tcspmm_plan *plan = NULL;
     cudaFree(NULL); /* start CUDA (if any) outside plan_ms: plan time is preprocessing + upload */
