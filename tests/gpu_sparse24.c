@@ -275,8 +275,8 @@ static void test_changing_n(sp24_kernel kernel)
 /* bf16 and fp16 in clusters of two 256 x 128 tiles sharing B, which the
  * launch rule takes only for large products on cards of lean DRAM
  * bandwidth (sp24_wgmma.cu, PAIRS16): lowered to every product here, at
- * three waves of tiles with an odd number along M; B packed and in place,
- * C fp32 and 16-bit, both layouts. */
+ * three waves of tiles with an odd number along M; B packed, and in place
+ * in both layouts (odd n, K = 1000 included), C fp32 and 16-bit. */
 static void test_pairs16(void)
 {
     const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR, C = TCSPMM_LAYOUT_COL_MAJOR;
@@ -287,6 +287,9 @@ static void test_pairs16(void)
         {12900, 150, 1030, FP, C, F32, 3, -1.0f, 1.0f, F32},
         {12900, 200, 1030, FP, R, H_FP, 2, 1.0f, 0.0f, H_FP},
         {12900, 150, 1030, BF, C, H_BF, 0, 1.0f, 0.5f, H_BF},
+        {12900, 150, 1030, BF, C, H_BF, 2, 1.0f, 0.5f, H_BF},
+        {12900, 150, 1001, FP, R, H_FP, 7, 1.0f, 0.0f, H_FP},
+        {12900, 1000, 1030, FP, C, H_FP, 0, 1.0f, 0.5f, F32},
     };
     double rate = 0;
     CHECK_OK(sp24_wgmma_dram_rate(&rate));
@@ -582,6 +585,13 @@ int main(int argc, char **argv)
         {600, 2100, 65, FP, R, F32, 3, 1.0f, 0.0f, H_FP},
         {1000, 4000, 100, FP, C, H_FP, 0, 1.0f, 0.5f, H_FP},
         {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, H_BF},
+        /* 128 x 256 tiles on B read in place: column-major with column-major
+         * 16-bit C; row-major at odd n; K of 65 k-tiles through the ring of
+         * five stages, both layouts */
+        {12900, 150, 1030, FP, C, H_FP, 2, 1.0f, 0.5f, H_FP},
+        {12900, 200, 1001, BF, R, H_BF, 7, 1.0f, 0.5f, H_BF},
+        {3000, 4100, 700, FP, R, H_FP, 4, 1.0f, 0.5f, F32},
+        {3000, 4100, 700, BF, C, H_BF, 4, 1.0f, 0.0f, H_BF},
         /* n past 2^21: B packed in several launches of at most 65535 y
          * blocks (both layouts) */
         {5, 7, 2097300, TF, R, F32, 0, 1.0f, 0.5f, F32},
