@@ -3,7 +3,8 @@
  * all use (path_trial.h's two events that tell when to measure are apart):
  * CUDA events around each run on one stream, L2 evicted before every run by
  * writing a buffer twice its size (a solver's products find A and B cold
- * too), runs sorted for the median; the scratch C those runs write; and
+ * too; the run then also writes back the dirty lines it evicts, as every
+ * candidate does), runs sorted for the median; the scratch C those runs write; and
  * whether a stream is capturing, which timing (and whatever must run now,
  * not in a graph) has to ask first. */
 #ifndef TCSPMM_GPU_TIMER_H
