@@ -15,6 +15,11 @@ cuSPARSE counts as 1x) such that every matrix sent to HRPB ran at least
 cannot put the auto path under 0.95x). Ties go to the rule that sends fewer
 matrices to HRPB. Prints the thresholds and what the rule chooses.
 
+A row is timed on HRPB where the path it ran (path_run; path where the CSV has
+none) is hrpb: a measured auto plan reports path auto and runs what its
+measurement chose. Rows are fitted per precision, row order and N, each
+matrix once (its first timed row, the CSVs read in the order given).
+
 Rows of an auto sweep that ran cuSPARSE carry no HRPB time, so the fit cannot
 see whether HRPB loses on them. The fitted rule is checked against those
 rows too: any it would send to HRPB is listed as untested (a lower threshold
@@ -39,22 +44,23 @@ def requested_precision(r):
 
 
 def load(paths):
-    """Two maps (precision, n) -> [(alpha, waves, median blocks per panel,
-    speedup, file)]: the rows timed on HRPB, and the rows without an HRPB
-    time (an auto sweep's cuSPARSE choices)."""
-    timed, untimed = {}, {}
+    """Two maps (precision, row order, n) -> [(alpha, waves, median blocks
+    per panel, speedup, file)]: the rows timed on HRPB, and the rows without
+    an HRPB time (an auto sweep's cuSPARSE choices); a matrix once per key."""
+    timed, untimed, seen = {}, {}, set()
     for path in paths:
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
                 try:
-                    key = (requested_precision(r), int(r["n"]))
+                    key = (requested_precision(r), r.get("row_order") or "natural", int(r["n"]))
                     p = (float(r["alpha"]), float(r["waves"]), float(r["blocks_per_panel_median"]),
                          float(r["speedup"]), r.get("file", "").split("/")[-1])
                 except (KeyError, ValueError):
                     continue
-                if r.get("check_pass") not in ("1", "true"):
+                if r.get("check_pass") not in ("1", "true") or (key, p[4]) in seen:
                     continue
-                if r.get("path") == "hrpb" and math.isfinite(p[3]):
+                seen.add((key, p[4]))
+                if (r.get("path_run") or r.get("path")) == "hrpb" and math.isfinite(p[3]):
                     timed.setdefault(key, []).append(p)
                 else:
                     untimed.setdefault(key, []).append(p)
@@ -89,14 +95,15 @@ def main():
     ap.add_argument("--margin", type=float, default=1.05)
     args = ap.parse_args()
     timed, untimed = load(args.csv)
-    for (precision, n), points in sorted(timed.items()):
+    for (precision, order, n), points in sorted(timed.items()):
         (geomean, _), (dense_alpha, dense_waves, fill_alpha), picked = calibrate(points, args.margin)
-        print(f"{precision} N={n}: dense_alpha={dense_alpha:.4f} dense_waves={dense_waves} "
+        print(f"{precision} {order} N={n}: dense_alpha={dense_alpha:.4f} dense_waves={dense_waves} "
               f"fill_alpha={fill_alpha:.4f}: HRPB on {len(picked)}/{len(points)} matrices, "
               f"geomean over all {geomean:.3f}x, slowest chosen "
               f"{min((p[3] for p in picked), default=float('nan')):.2f}x")
         print("  HRPB: " + ", ".join(f"{p[4]} ({p[3]:.2f}x)" for p in sorted(picked, key=lambda p: -p[3])))
-        blind = chosen(untimed.get((precision, n), []), dense_alpha, dense_waves, fill_alpha)
+        blind = chosen(untimed.get((precision, order, n), []), dense_alpha, dense_waves,
+                       fill_alpha)
         if blind:
             print("  UNTESTED: also sent to HRPB, with no HRPB time in these sweeps: " +
                   ", ".join(f"{p[4]} (alpha {p[0]:.3f})" for p in sorted(blind)))
