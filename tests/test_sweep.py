@@ -81,8 +81,10 @@ def test_run(sweep, tmp):
 
 SYNTHETIC = [
     # file, n, synergy, alpha, speedup, status (missing keys left out on purpose)
-    {"file": "h1", "n": "128", "synergy": "high", "alpha": "0.6", "speedup": "2.0"},
-    {"file": "h2", "n": "128", "synergy": "high", "alpha": "0.7", "speedup": "8.0"},
+    {"file": "h1", "n": "128", "synergy": "high", "alpha": "0.6", "speedup": "2.0",
+     "roofline_frac": "0.2"},
+    {"file": "h2", "n": "128", "synergy": "high", "alpha": "0.7", "speedup": "8.0",
+     "roofline_frac": "0.4"},
     {"file": "l1", "n": "128", "synergy": "low", "alpha": "0.05", "speedup": "0.5"},
     {"file": "m1", "n": "128", "synergy": "medium", "speedup": "0.9"},
     {"file": "x1", "n": "128", "speedup": "1.0"},
@@ -94,8 +96,8 @@ SYNTHETIC = [
 
 def test_report(sweep, tmp):
     path = os.path.join(tmp, "synthetic.csv")
-    keys = ["file", "n", "synergy", "alpha", "speedup", "status", "error", "device", "date",
-            "commit"]
+    keys = ["file", "n", "synergy", "alpha", "speedup", "roofline_frac", "status", "error",
+            "device", "date", "commit"]
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
@@ -111,6 +113,8 @@ def test_report(sweep, tmp):
     n32 = text[text.index("## N = 32"):text.index("## N = 128")]
     overall = math.exp((math.log(2) + math.log(8) + math.log(0.5) + math.log(0.9)) / 5)
     check(f"| high | 2 | {4.0:.3f}x |" in n128, "high-synergy geomean of 2 and 8 is 4")
+    high_line = [l for l in n128.splitlines() if l.startswith("| high |")][0]
+    check(high_line.split("|")[7].strip() == "0.30", "the median of two rooflines is their mean")
     check(f"| low | 1 | {0.5:.3f}x |" in n128, "low-synergy class")
     check(f"| unknown | 1 | {1.0:.3f}x |" in n128, "a row without synergy is 'unknown'")
     check(f"| **all** | 5 | {overall:.3f}x |" in n128, "overall geomean over all timed rows")

@@ -211,6 +211,16 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
+def median(values):
+    """The median of values (the mean of the middle two for an even count),
+    None for none."""
+    x = sorted(values)
+    if not x:
+        return None
+    h = len(x) // 2
+    return x[h] if len(x) % 2 else (x[h - 1] + x[h]) / 2
+
+
 def fmt(x, digits=2, suffix=""):
     return "-" if x is None else f"{x:.{digits}f}{suffix}"
 
@@ -256,8 +266,8 @@ def summary_for_n(n, rows, worst_count):
     groups = [(c, g) for c, g in groups if g] + [("all", timed)]
     for name, group in groups:
         sp = [number(r, "speedup") for r in group]
-        roof = sorted(x for x in (number(r, "roofline_frac") for r in group) if x is not None)
-        median_roof = roof[len(roof) // 2] if roof else None
+        median_roof = median(x for x in (number(r, "roofline_frac") for r in group)
+                             if x is not None)
         slow = sum(1 for s in sp if s < SLOW)
         label = f"**{name}**" if name == "all" else name
         out.append(f"| {label} | {len(group)} | {fmt(geomean(sp), 3, 'x')} | "
@@ -284,12 +294,11 @@ def summary_for_n(n, rows, worst_count):
         for label, group in (("all", plan), (">= 10M non-zeros", [p for p in plan if p[0] >= 1e7])):
             if not group:
                 continue
-            cold = sorted(p[1] / p[3] for p in group)
-            warm = sorted(p[2] / p[3] for p in group if p[2] is not None)
-            out.append(f"| {label} | {len(group)} | {fmt(cold[len(cold) // 2], 1, 'x')} | "
-                       f"{fmt(cold[-1], 1, 'x')} | "
-                       f"{fmt(warm[len(warm) // 2] if warm else None, 1, 'x')} | "
-                       f"{fmt(warm[-1] if warm else None, 1, 'x')} |")
+            cold = [p[1] / p[3] for p in group]
+            warm = [p[2] / p[3] for p in group if p[2] is not None]
+            out.append(f"| {label} | {len(group)} | {fmt(median(cold), 1, 'x')} | "
+                       f"{fmt(max(cold), 1, 'x')} | {fmt(median(warm), 1, 'x')} | "
+                       f"{fmt(max(warm) if warm else None, 1, 'x')} |")
         out.append("")
     worst = sorted(timed, key=lambda r: number(r, "speedup"))[:worst_count]
     if worst:
