@@ -64,7 +64,7 @@ def stored_entries(path):
 def run_once(reader, bench, path, threads, reps):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     if reader == "tcspmm":
-        cmd = [bench, path, "--threads", str(threads), "--reps", str(reps + 1)]
+        cmd = [bench, path, "--threads", str(threads), "--reps", str(reps)]
         out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
         fields = dict(kv.split("=", 1) for kv in out.split())
         return float(fields["median_s"])
