@@ -9,20 +9,9 @@
 extern "C" {
 #endif
 
-/* acc[0..n) = sum_k A(i,k) * B(k, 0..n) in float64 (one row of A*B). */
-void csr_row_times_b(const tcspmm_csr *A, int64_t i, int64_t n, const float *B, int64_t ldb,
-                     tcspmm_layout layout, double *acc);
-
-/* alpha*A*B + beta*Cin accumulated in float64 with OpenMP, into out64
- * (rows x n, row-major) when it is not NULL, else into out32 (float, in
- * layout with leading dimension ldc; may be Cin itself). Cin is not read
- * when beta == 0. The CPU path and the reference share this loop. */
-tcspmm_status csr_spmm_f64(const tcspmm_csr *A, int64_t n, double alpha, const float *B,
-                           int64_t ldb, double beta, const float *Cin, int64_t ldc,
-                           tcspmm_layout layout, double *out64, float *out32);
-
-/* ref (rows x n, row-major, float64) = alpha*A*B + beta*C0, with OpenMP.
- * C0 is not read when beta == 0. */
+/* ref (rows x n, row-major, float64) = alpha*A*B + beta*C0, with OpenMP,
+ * in a loop of its own (not the CPU path's cpu_spmm, which it checks). C0
+ * is not read when beta == 0. */
 tcspmm_status reference_spmm(const tcspmm_csr *A, int64_t n, double alpha, const float *B,
                              int64_t ldb, double beta, const float *C0, int64_t ldc,
                              tcspmm_layout layout, double *ref);

@@ -7,7 +7,7 @@
 #include "call_scope.h"
 #include "error.h"
 #include "kernels/dense_scale.h"
-#include "reference.h"
+#include "cpu_spmm.h"
 
 #include <cuda_runtime.h>
 #include <math.h>
@@ -212,7 +212,7 @@ static tcspmm_status host_product_of_device_copy(const tcspmm_plan *plan, int64_
         if (plan->info.path == TCSPMM_PATH_SPARSE24) /* values as held: rounded */
             TCSPMM_TRY(sp24_gpu_download_entries(plan->sp24_dev, &plan->sp24_pattern, &A));
         else TCSPMM_TRY(cusparse_path_download(plan->cusparse, &A));
-        st = csr_spmm_f64(&A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
+        st = cpu_spmm(&A, n, alpha, B, ldb, beta, C, ldc, layout);
         tcspmm_csr_free(&A);
     }
     return st;
@@ -234,7 +234,7 @@ tcspmm_status tcspmm_spmm_host(const tcspmm_plan *plan, int64_t n, float alpha, 
         scale_host(C, plan->info.rows, n, ldc, layout, beta);
         return TCSPMM_SUCCESS;
     }
-    if (plan->A.row_ptr) return csr_spmm_f64(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout, NULL, C);
+    if (plan->A.row_ptr) return cpu_spmm(&plan->A, n, alpha, B, ldb, beta, C, ldc, layout);
     call_scope scope;
     TCSPMM_TRY(call_scope_open(&scope, plan->device, "tcspmm_spmm_host"));
     tcspmm_status st = host_product_of_device_copy(plan, n, alpha, B, ldb, beta, C, ldc, layout);
