@@ -54,6 +54,10 @@ static uint64_t next_seed = 1000;
 
 static float nan_value(void) { return nanf(""); }
 
+/* What the gaps past C's leading dimension hold before a product, and must
+ * hold after it: exact in fp32, bf16 and fp16. */
+#define GAP_VALUE (-3.0f)
+
 #define NAN_16 0xFFFFu /* a NaN in both bf16 and fp16 */
 
 static const char *data_name(int t)
@@ -113,6 +117,14 @@ static void matrix_free(test_matrix *tm)
     tcspmm_csr_free(&tm->Ar);
 }
 
+/* Whether element i of a C of t's shape with leading dimension ldc lies in
+ * the m x n matrix (not in a gap). */
+static int in_c(int64_t i, int64_t ldc, const spmm_case *t, int row_major)
+{
+    const int64_t minor = i % ldc, major = i / ldc;
+    return row_major ? minor < t->n && major < t->m : minor < t->m && major < t->n;
+}
+
 /* Case t (its m, k and precision those of tm) on tm's handle and kernel. */
 static void check_case(const spmm_case *t, const test_matrix *tm)
 {
@@ -139,8 +151,10 @@ static void check_case(const spmm_case *t, const test_matrix *tm)
         Br[i] = sp24_round(B[i], t->precision);
     }
     /* beta == 0: C starts as NaN and must be fully overwritten; else C0. The
-     * gaps past each leading dimension's minimum stay NaN in both cases. */
-    for (int64_t i = 0; i < c_count; i++) C[i] = nan_value();
+     * gaps past each leading dimension's minimum hold GAP_VALUE in both cases
+     * (not NaN, which a kernel writing beta * C there would leave NaN). */
+    for (int64_t i = 0; i < c_count; i++)
+        C[i] = in_c(i, ldc, t, row_major) ? nan_value() : GAP_VALUE;
     for (int64_t i = 0; i < t->m; i++)
         for (int64_t j = 0; j < t->n; j++) {
             int64_t at = dense_index(i, j, ldc, t->layout);
@@ -179,11 +193,8 @@ static void check_case(const spmm_case *t, const test_matrix *tm)
     }
     compare_result rr = compare_to_reference(C, ldc, t->layout, ref_r, t->m, t->n, rounded_tol);
     int64_t gap_written = 0;
-    for (int64_t i = 0; i < c_count; i++) {
-        int64_t minor = i % ldc, major = i / ldc;
-        int in_matrix = row_major ? (minor < t->n && major < t->m) : (minor < t->m && major < t->n);
-        if (!in_matrix) gap_written += !isnan(C[i]);
-    }
+    for (int64_t i = 0; i < c_count; i++)
+        if (!in_c(i, ldc, t, row_major)) gap_written += C[i] != GAP_VALUE;
     printf("  %-8s %s %5lld x %5lld x %5lld %s B=%s C=%s ld+%lld alpha=%g beta=%g: rel_err "
            "%.2e (rounded inputs %.2e) nonfinite %lld\n",
            sp24_kernel_name(sp24_gpu_kernel(g)), tcspmm_precision_name(t->precision),
