@@ -3,6 +3,7 @@
 #include "reference.h"
 
 #include <math.h>
+#include <omp.h>
 
 tcspmm_status reference_spmm(const tcspmm_csr *A, int64_t n, double alpha, const float *B,
                              int64_t ldb, double beta, const float *C0, int64_t ldc,
@@ -20,6 +21,33 @@ tcspmm_status reference_spmm(const tcspmm_csr *A, int64_t n, double alpha, const
                 row[j] += (double)A->values[e] * B[dense_index(A->col_idx[e], j, ldb, layout)];
         for (int64_t j = 0; j < n; j++)
             row[j] = alpha * row[j] + (beta != 0.0 ? beta * C0[dense_index(i, j, ldc, layout)] : 0.0);
+    }
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status reference_spmm_transposed(const tcspmm_csr *A, int64_t n, double alpha,
+                                        const float *B, int64_t ldb, double beta, const float *C0,
+                                        int64_t ldc, tcspmm_layout layout, double *ref)
+{
+    /* Each thread owns a range of ref's rows (A's columns) and scans all of
+     * A, adding a(i,k) * B(i,:) into row k where k is its own. */
+#pragma omp parallel
+    {
+        const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+        const int64_t lo = A->cols * t / nt, hi = A->cols * (t + 1) / nt;
+        for (int64_t k = lo; k < hi; k++)
+            for (int64_t j = 0; j < n; j++) ref[k * n + j] = 0.0;
+        for (int64_t i = 0; i < A->rows; i++)
+            for (int64_t e = A->row_ptr[i]; e < A->row_ptr[i + 1]; e++) {
+                const int64_t k = A->col_idx[e];
+                if (k < lo || k >= hi) continue;
+                for (int64_t j = 0; j < n; j++)
+                    ref[k * n + j] += (double)A->values[e] * B[dense_index(i, j, ldb, layout)];
+            }
+        for (int64_t k = lo; k < hi; k++)
+            for (int64_t j = 0; j < n; j++)
+                ref[k * n + j] = alpha * ref[k * n + j] +
+                                 (beta != 0.0 ? beta * C0[dense_index(k, j, ldc, layout)] : 0.0);
     }
     return TCSPMM_SUCCESS;
 }

@@ -16,6 +16,13 @@ tcspmm_status reference_spmm(const tcspmm_csr *A, int64_t n, double alpha, const
                              int64_t ldb, double beta, const float *C0, int64_t ldc,
                              tcspmm_layout layout, double *ref);
 
+/* ref (A's cols x n, row-major, float64) = alpha*A^T*B + beta*C0, from A
+ * itself (B has A's rows; C0 A's cols): a check of a product by a
+ * transposed copy of A that does not trust the transpose. */
+tcspmm_status reference_spmm_transposed(const tcspmm_csr *A, int64_t n, double alpha,
+                                        const float *B, int64_t ldb, double beta, const float *C0,
+                                        int64_t ldc, tcspmm_layout layout, double *ref);
+
 typedef struct compare_result {
     double rel_err;     /* ||C - ref||_F / ||ref||_F (abs norm if ref is 0); Inf if any
                            element of C is not finite */

@@ -407,7 +407,11 @@ static int bench_new_values(const args *a, const tcspmm_csr *A, tcspmm_plan *pla
     return 0;
 }
 
-static int run(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
+/* The product on the plan of A, checked against float64 where asked: from
+ * source where it is not NULL (the matrix as read, whose transpose A is),
+ * so that the check does not trust the transpose, else from A. */
+static int run(const args *a, const tcspmm_csr *A, const tcspmm_csr *source, tcspmm_plan *plan,
+               record *r)
 {
     tcspmm_info info;
     tcspmm_status st = tcspmm_plan_info(plan, &info);
@@ -443,8 +447,10 @@ static int run(const args *a, const tcspmm_csr *A, tcspmm_plan *plan, record *r)
         double *ref = malloc((ccount ? ccount : 1) * sizeof(double));
         int64_t ldb, ldc;
         leading_dims(a, A->rows, A->cols, &ldb, &ldc);
-        st = ref ? reference_spmm(A, a->n, a->alpha, B, ldb, a->beta, C0, ldc, a->layout, ref)
-                 : TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
+        st = !ref ? TCSPMM_ERROR_HOST_OUT_OF_MEMORY
+             : source ? reference_spmm_transposed(source, a->n, a->alpha, B, ldb, a->beta, C0, ldc,
+                                                  a->layout, ref)
+                      : reference_spmm(A, a->n, a->alpha, B, ldb, a->beta, C0, ldc, a->layout, ref);
         if (st) status = lib_error("reference", st);
         else {
             compare_result cmp = compare_to_reference(C, ldc, a->layout, ref, A->rows, a->n,
@@ -529,19 +535,22 @@ int main(int argc, char **argv)
     if ((status = load_matrix(a.file, &A))) return status;
     double read_ms = (omp_get_wtime() - t0) * 1e3;
     record_num(&r, "read_ms", read_ms);
-    if (a.transpose) {
-        tcspmm_csr AT;
-        t0 = omp_get_wtime();
-        tcspmm_status st = tcspmm_csr_transpose(&A, &AT);
-        tcspmm_csr_free(&A);
-        if (st) return lib_error("transposing the matrix", st);
-        A = AT;
-        record_num(&r, "transpose_ms", (omp_get_wtime() - t0) * 1e3);
-    }
     /* a pattern file's ones become random values: no check or timing on constant data */
     const float file_value = A.nnz > 0 ? A.values[0] : 0.0f;
     const int random_values = rng_fill_if_constant(A.values, (size_t)A.nnz, a.seed + 5);
     record_str(&r, "values", random_values ? "random" : "file");
+    /* transposed and checked (new values aside): the check reads A as read */
+    tcspmm_csr read = {0};
+    if (a.transpose) {
+        tcspmm_csr AT;
+        t0 = omp_get_wtime();
+        tcspmm_status st = tcspmm_csr_transpose(&A, &AT);
+        if (a.check && !a.new_values && !st) read = A;
+        else tcspmm_csr_free(&A);
+        if (st) return lib_error("transposing the matrix", st);
+        A = AT;
+        record_num(&r, "transpose_ms", (omp_get_wtime() - t0) * 1e3);
+    }
     if (!a.json) {
         printf("matrix: %s%s: %lld x %lld, %lld non-zeros, read in %.1f ms", a.file,
                a.transpose ? " (transposed)" : "", (long long)A.rows, (long long)A.cols,
@@ -557,16 +566,18 @@ int main(int argc, char **argv)
     tcspmm_status st = tcspmm_plan_create(&A, &a.opt, &plan);
     if (st) {
         tcspmm_csr_free(&A);
+        tcspmm_csr_free(&read);
         return lib_error("creating the plan", st);
     }
     record_num(&r, "plan_ms", (omp_get_wtime() - t0) * 1e3);
     if (a.bench) record_num(&r, "plan_ms_warm", warm_plan_ms(&A, &a.opt));
     status = a.new_values ? new_values(&a, &A, plan, &r) : 0;
-    if (!status) status = run(&a, &A, plan, &r);
+    if (!status) status = run(&a, &A, read.row_ptr ? &read : NULL, plan, &r);
     if (!status && a.new_values && a.bench) status = bench_new_values(&a, &A, plan, &r);
     if (a.json) record_print_json(&r, stdout);
     else if (a.info) record_print_info(&r, stdout);
     tcspmm_plan_destroy(plan);
     tcspmm_csr_free(&A);
+    tcspmm_csr_free(&read);
     return status;
 }
