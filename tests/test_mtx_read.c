@@ -39,6 +39,12 @@ static const good_case good[] = {
     {"good_array_real_skew.mtx", 3, 3, "0 0 0 0 1 -1 0 2 -2 1 0 1 1 1 0 1 2 -3 2 0 2 2 1 3 2 2 0"},
     {"good_crlf_no_final_newline.mtx", 2, 2, "0 0 1.5 1 1 -3"},
     {"good_empty.mtx", 4, 5, ""},
+    /* fewer entries than rows (another way through coo_to_csr): the
+     * diagonal entry is not mirrored */
+    {"good_coordinate_real_symmetric_sparse.mtx", 8, 8, "1 4 1 2 2 2.5 4 1 1"},
+    /* a long unsorted row: duplicates are summed in file order */
+    {"good_duplicates_in_file_order.mtx", 1, 64,
+     "0 4 1 0 24 0.5 0 25 0.5 0 26 0.5 0 27 0.5 0 28 0.5 0 29 0.5 0 30 0.5 0 31 0.5 0 32 0.5 0 33 0.5 0 34 0.5 0 35 0.5 0 36 0.5 0 37 0.5 0 38 0.5 0 39 0.5 0 40 0.5 0 41 0.5 0 42 0.5 0 43 0.5 0 44 0.5 0 45 0.5 0 46 0.5 0 47 0.5 0 48 0.5 0 49 0.5 0 50 0.5 0 51 0.5 0 52 0.5 0 53 0.5 0 54 0.5 0 55 0.5 0 56 0.5 0 57 0.5 0 58 0.5 0 59 0.5 0 60 0.5 0 61 0.5 0 62 0.5 0 63 0.5"},
 };
 
 typedef struct bad_case {
@@ -64,6 +70,7 @@ static const bad_case bad[] = {
     {"bad_size_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "overflows int64"},
     {"bad_size_int64_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "overflows int64"},
     {"bad_cols_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "at most 2^31-1"},
+    {"bad_cols_2_31.mtx", TCSPMM_ERROR_OVERFLOW, 2, "at most 2^31-1"},
     {"bad_nnz_memory.mtx", TCSPMM_ERROR_OVERFLOW, 2, "overflow the memory"},
     {"bad_array_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "overflows int64"},
     {"bad_not_square.mtx", TCSPMM_ERROR_PARSE, 2, "must be square"},
@@ -85,6 +92,7 @@ static const bad_case bad[] = {
     {"bad_inf.mtx", TCSPMM_ERROR_PARSE, 3, "'-Infinity' is NaN or Inf"},
     {"bad_float_overflow.mtx", TCSPMM_ERROR_PARSE, 3, "'3.5e38' overflows float32"},
     {"bad_skew_diagonal.mtx", TCSPMM_ERROR_PARSE, 4, "diagonal entry (2, 2)"},
+    {"bad_skew_diagonal_integer.mtx", TCSPMM_ERROR_PARSE, 4, "diagonal entry (2, 2)"},
     {"bad_integer_fraction.mtx", TCSPMM_ERROR_PARSE, 3, "expected an integer value, found '1.5'"},
     {"bad_pattern_value.mtx", TCSPMM_ERROR_PARSE, 3, "unexpected '2.0'"},
     {"bad_array_two_values.mtx", TCSPMM_ERROR_PARSE, 3, "unexpected '2'"},
@@ -161,12 +169,14 @@ static int write_gz(const char *path, const char *text, size_t len)
  * the entry (1-based), in a general and in a symmetric file. */
 static void test_duplicate_overflow(void)
 {
-    const char *texts[2] = {
+    const char *texts[3] = {
         "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 3e38\n1 1 3e38\n",
-        "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 -3e38\n2 1 -3e38\n"};
-    const char *says[2] = {"mem: the duplicate entries at (1, 1) sum to inf",
-                           "mem: the duplicate entries at (1, 2) sum to -inf"};
-    for (int t = 0; t < 2; t++) {
+        "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 -3e38\n2 1 -3e38\n",
+        "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 3e38\n2 2 3e38\n"};
+    const char *says[3] = {"mem: the duplicate entries at (1, 1) sum to inf",
+                           "mem: the duplicate entries at (1, 2) sum to -inf",
+                           "mem: the duplicate entries at (2, 2) sum to inf"};
+    for (int t = 0; t < 3; t++) {
         tcspmm_csr A;
         CHECK(mtx_parse_buffer("mem", texts[t], strlen(texts[t]), 2, &A) == TCSPMM_ERROR_PARSE);
         CHECK(strstr(tcspmm_last_error(), says[t]) != NULL && A.row_ptr == NULL);
