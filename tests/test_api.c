@@ -46,7 +46,24 @@ static void test_status_and_errors(void)
     opt.expected_n = ((int64_t)1 << 31) + 1; /* n tiles past it would overflow */
     CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(tcspmm_last_error(), "expected_n") != NULL && plan == NULL);
+    opt.expected_n = (int64_t)1 << 31; /* the largest taken */
+    opt.path = TCSPMM_PATH_CPU;
+    CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
+    tcspmm_plan_destroy(plan);
+    plan = NULL;
     opt.expected_n = 128;
+    opt.host_threads = -1;
+    CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "host_threads") != NULL && plan == NULL);
+    opt.host_threads = 0;
+    const tcspmm_precision precisions[] = {TCSPMM_PRECISION_TF32, TCSPMM_PRECISION_FP32,
+                                           TCSPMM_PRECISION_BF16, TCSPMM_PRECISION_FP16};
+    for (int p = 0; p < 4; p++) { /* every precision is a valid option */
+        opt.precision = precisions[p];
+        CHECK_OK(tcspmm_plan_create(&A, &opt, &plan));
+        tcspmm_plan_destroy(plan);
+        plan = NULL;
+    }
     opt.path = TCSPMM_PATH_SPARSE24; /* the sparse tensor cores have no fp32 mode */
     opt.precision = TCSPMM_PRECISION_FP32;
     CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_UNSUPPORTED);
