@@ -85,6 +85,27 @@ int main(void)
                           "+1.5E+3", "16777217", "33554431", "9007199254740993", "1e38", "1e-38",
                           "0.1", "2.5e-1"};
     for (size_t k = 0; k < sizeof hard / sizeof hard[0]; k++) check_against_strtof(hard[k]);
+    /* past the parser's 200 kept digits: halfway cases between two floats,
+     * padded with zeros, then a last digit that decides the rounding (1) or
+     * not (0), with and without a decimal point and an exponent */
+    const char *halfway[] = {"1.000000059604644775390625", "16777217", "3.4028235677973366e38"};
+    for (size_t k = 0; k < sizeof halfway / sizeof halfway[0]; k++)
+        for (int last = 0; last < 2; last++)
+            for (int zeros = 190; zeros <= 230; zeros += 20) {
+                char longer[400];
+                int len = snprintf(longer, sizeof longer, "%s", halfway[k]);
+                const char *e = strchr(longer, 'e');
+                char exponent[16] = "";
+                if (e) {
+                    snprintf(exponent, sizeof exponent, "%s", e);
+                    len = (int)(e - longer);
+                }
+                if (!memchr(longer, '.', (size_t)len)) longer[len++] = '.';
+                for (int z = 0; z < zeros; z++) longer[len++] = '0';
+                longer[len++] = (char)('0' + last);
+                snprintf(longer + len, sizeof longer - (size_t)len, "%s", exponent);
+                check_against_strtof(longer);
+            }
     CHECK(mismatches == 0);
 
     check_status("nan", 0, MTX_NUMBER_NONFINITE);
