@@ -298,6 +298,22 @@ static void test_metrics(void)
     hrpb_free(&h);
     tcspmm_csr_free(&A);
 
+    /* 2 dense rows: alpha exactly 2/16, the least that is medium. */
+    CHECK_OK(matgen_random(2, 16, 1.0, next_seed++, &A));
+    CHECK_OK(hrpb_build(&A, 16, 0, &h));
+    hrpb_metrics(&h, &info);
+    CHECK(info.alpha == 2.0 / 16.0 && !strcmp(info.synergy, "medium"));
+    hrpb_free(&h);
+    tcspmm_csr_free(&A);
+
+    /* Two panels of 0 and 3 blocks: the median is the lower one, 0. */
+    CHECK_OK(matgen_dense_row(32, 48, 16, 0.0, next_seed++, &A));
+    CHECK_OK(hrpb_build(&A, 16, 0, &h));
+    hrpb_metrics(&h, &info);
+    CHECK(info.panels == 2 && info.blocks_per_panel_max == 3 && info.blocks_per_panel_median == 0);
+    hrpb_free(&h);
+    tcspmm_csr_free(&A);
+
     /* A single entry: alpha 1/16, low; an empty matrix: no synergy class. */
     CHECK_OK(matgen_single(45, 61, 37, 50, next_seed++, &A));
     CHECK_OK(hrpb_build(&A, 16, 0, &h));
@@ -359,8 +375,18 @@ static void test_errors(void)
         tcspmm_csr back;
         CHECK(hrpb_to_csr(&h, &back) == TCSPMM_ERROR_INVALID_MATRIX);
         h.packed[h.size_ptr[0] + 13] = 0;
+        const int32_t first = h.active_cols[0];
         h.active_cols[0] = (int32_t)A.cols; /* out of range */
         CHECK(hrpb_to_csr(&h, &back) == TCSPMM_ERROR_INVALID_MATRIX);
+        h.active_cols[0] = first;
+        if (h.active_cols[1] != -1) { /* an active column repeated */
+            const int32_t second = h.active_cols[1];
+            h.active_cols[1] = first;
+            CHECK(hrpb_to_csr(&h, &back) == TCSPMM_ERROR_INVALID_MATRIX);
+            h.active_cols[1] = second;
+        }
+        CHECK_OK(hrpb_to_csr(&h, &back)); /* and the block, mended, decodes */
+        tcspmm_csr_free(&back);
     }
     hrpb_free(&h);
     tcspmm_csr_free(&A);
