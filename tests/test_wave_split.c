@@ -245,6 +245,13 @@ static void test_underfilled(void)
     check_structure(&h, &w, 30, &parts);
     CHECK(parts == 10);
     wave_split_free(&w);
+    /* Exactly one wave (40 panels, 40 resident blocks) is not several: the
+     * same splits, panel 3 (1.6 times the mean) left whole. */
+    CHECK_OK(wave_split_build(&h, 1, 40, 1, &w));
+    CHECK(w.waves == 1.0 && w.split_panels == 3);
+    check_structure(&h, &w, 3, &parts);
+    CHECK(parts == 1);
+    wave_split_free(&w);
     hrpb_free(&h);
 }
 
