@@ -103,6 +103,11 @@ static void test_cpu_plan(const tcspmm_csr *A, const char *what)
         snprintf(expect, sizeof expect, "values[%lld] is infinite", (long long)(now.nnz / 2));
         CHECK(strstr(tcspmm_last_error(), expect) != NULL);
         check_product(plan, &now, what);
+        bad[now.nnz / 2] = now.values[now.nnz / 2]; /* a NaN alone */
+        CHECK(tcspmm_plan_set_values(plan, bad, NULL) == TCSPMM_ERROR_INVALID_MATRIX);
+        snprintf(expect, sizeof expect, "values[%lld]", (long long)(now.nnz - 1));
+        CHECK(strstr(tcspmm_last_error(), expect) != NULL);
+        check_product(plan, &now, what);
         free(bad);
     }
     tcspmm_csr_free(&now);
