@@ -5,6 +5,14 @@
 #include <math.h>
 #include <omp.h>
 
+/* row = alpha * row + beta * C0's row i (C0 not read where beta is 0). */
+static void scale_row(double *row, int64_t i, int64_t n, double alpha, double beta,
+                      const float *C0, int64_t ldc, tcspmm_layout layout)
+{
+    for (int64_t j = 0; j < n; j++)
+        row[j] = alpha * row[j] + (beta != 0.0 ? beta * C0[dense_index(i, j, ldc, layout)] : 0.0);
+}
+
 tcspmm_status reference_spmm(const tcspmm_csr *A, int64_t n, double alpha, const float *B,
                              int64_t ldb, double beta, const float *C0, int64_t ldc,
                              tcspmm_layout layout, double *ref)
@@ -19,8 +27,7 @@ tcspmm_status reference_spmm(const tcspmm_csr *A, int64_t n, double alpha, const
         for (int64_t e = A->row_ptr[i]; e < A->row_ptr[i + 1]; e++)
             for (int64_t j = 0; j < n; j++)
                 row[j] += (double)A->values[e] * B[dense_index(A->col_idx[e], j, ldb, layout)];
-        for (int64_t j = 0; j < n; j++)
-            row[j] = alpha * row[j] + (beta != 0.0 ? beta * C0[dense_index(i, j, ldc, layout)] : 0.0);
+        scale_row(row, i, n, alpha, beta, C0, ldc, layout);
     }
     return TCSPMM_SUCCESS;
 }
@@ -44,10 +51,7 @@ tcspmm_status reference_spmm_transposed(const tcspmm_csr *A, int64_t n, double a
                 for (int64_t j = 0; j < n; j++)
                     ref[k * n + j] += (double)A->values[e] * B[dense_index(i, j, ldb, layout)];
             }
-        for (int64_t k = lo; k < hi; k++)
-            for (int64_t j = 0; j < n; j++)
-                ref[k * n + j] = alpha * ref[k * n + j] +
-                                 (beta != 0.0 ? beta * C0[dense_index(k, j, ldc, layout)] : 0.0);
+        for (int64_t k = lo; k < hi; k++) scale_row(ref + k * n, k, n, alpha, beta, C0, ldc, layout);
     }
     return TCSPMM_SUCCESS;
 }
