@@ -5,9 +5,9 @@
 
 #include "device_copy.h"
 #include "call_scope.h"
+#include "cpu_spmm.h"
 #include "error.h"
 #include "kernels/dense_scale.h"
-#include "cpu_spmm.h"
 
 #include <cuda_runtime.h>
 #include <math.h>
