@@ -28,6 +28,7 @@ import json
 import math
 import os
 import shlex
+import statistics
 import subprocess
 import sys
 
@@ -212,13 +213,10 @@ def geomean(values):
 
 
 def median(values):
-    """The median of values (the mean of the middle two for an even count),
-    None for none."""
-    x = sorted(values)
-    if not x:
-        return None
-    h = len(x) // 2
-    return x[h] if len(x) % 2 else (x[h - 1] + x[h]) / 2
+    """statistics.median of values (the mean of the middle two for an even
+    count), None for none."""
+    x = list(values)
+    return statistics.median(x) if x else None
 
 
 def fmt(x, digits=2, suffix=""):
