@@ -125,11 +125,6 @@ static tcspmm_status rounded_reference(const tcspmm_csr *A, const run_desc *d, c
     return st;
 }
 
-/* What the padding past C's leading dimension holds before a product and
- * must hold after it (not NaN, which a kernel writing beta * C there would
- * leave NaN). */
-#define GAP_VALUE (-3.0f)
-
 /* FP32 mode against the exact product: it lands near 2e-7, TF32 near 3e-4. */
 #define FP32_TOL 1e-5
 
@@ -145,6 +140,7 @@ static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_des
     const int64_t M = A->rows, K = A->cols, n = d->n;
     const int64_t ldb = (row_major ? n : K) + d->ld_pad, ldc = (row_major ? n : M) + d->ld_pad;
     const int64_t nb = elements(K, n, ldb, d->layout), nc = elements(M, n, ldc, d->layout);
+    const int64_t outer = row_major ? M : n, inner = row_major ? n : M; /* of C */
     float *B = malloc((size_t)(nb > 0 ? nb : 1) * sizeof(float));
     float *C = malloc((size_t)(nc > 0 ? nc : 1) * sizeof(float));
     double *ref = malloc((size_t)(M * n > 0 ? M * n : 1) * sizeof(double));
@@ -154,7 +150,7 @@ static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_des
     int ok = B && C && ref && (ref_rounded || !tf32);
     if (ok) {
         rng_fill(B, (size_t)nb, seed);
-        for (int64_t e = 0; e < nc; e++) C[e] = e % ldc < (row_major ? n : M) ? NAN : GAP_VALUE;
+        for (int64_t e = 0; e < nc; e++) C[e] = e % ldc < inner ? NAN : TESTS_GAP_VALUE;
         if (d->beta != 0.0f) {
             uint64_t s = seed ^ 0x5eedc0ffeeull;
             for (int64_t i = 0; i < M; i++)
@@ -190,10 +186,10 @@ static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_des
             /* a failure against the exact product is reported once */
             CHECK(rounded.pass || !res->pass);
         }
-        /* The padding between leading dimensions must still hold GAP_VALUE. */
-        int64_t outer = row_major ? M : n, inner = row_major ? n : M, touched = 0;
+        /* The padding between leading dimensions must still hold TESTS_GAP_VALUE. */
+        int64_t touched = 0;
         for (int64_t o = 0; o + 1 < outer; o++)
-            for (int64_t e = inner; e < ldc; e++) touched += C[o * ldc + e] != GAP_VALUE;
+            for (int64_t e = inner; e < ldc; e++) touched += C[o * ldc + e] != TESTS_GAP_VALUE;
         if (touched) res->pass = 0;
         CHECK(touched == 0);
     }

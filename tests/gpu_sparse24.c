@@ -54,10 +54,6 @@ static uint64_t next_seed = 1000;
 
 static float nan_value(void) { return nanf(""); }
 
-/* What the gaps past C's leading dimension hold before a product, and must
- * hold after it: exact in fp32, bf16 and fp16. */
-#define GAP_VALUE (-3.0f)
-
 #define NAN_16 0xFFFFu /* a NaN in both bf16 and fp16 */
 
 static const char *data_name(int t)
@@ -151,10 +147,10 @@ static void check_case(const spmm_case *t, const test_matrix *tm)
         Br[i] = sp24_round(B[i], t->precision);
     }
     /* beta == 0: C starts as NaN and must be fully overwritten; else C0. The
-     * gaps past each leading dimension's minimum hold GAP_VALUE in both cases
-     * (not NaN, which a kernel writing beta * C there would leave NaN). */
+     * gaps past each leading dimension's minimum hold TESTS_GAP_VALUE in both
+     * cases. */
     for (int64_t i = 0; i < c_count; i++)
-        C[i] = in_c(i, ldc, t, row_major) ? nan_value() : GAP_VALUE;
+        C[i] = in_c(i, ldc, t, row_major) ? nan_value() : TESTS_GAP_VALUE;
     for (int64_t i = 0; i < t->m; i++)
         for (int64_t j = 0; j < t->n; j++) {
             int64_t at = dense_index(i, j, ldc, t->layout);
@@ -194,7 +190,7 @@ static void check_case(const spmm_case *t, const test_matrix *tm)
     compare_result rr = compare_to_reference(C, ldc, t->layout, ref_r, t->m, t->n, rounded_tol);
     int64_t gap_written = 0;
     for (int64_t i = 0; i < c_count; i++)
-        if (!in_c(i, ldc, t, row_major)) gap_written += C[i] != GAP_VALUE;
+        if (!in_c(i, ldc, t, row_major)) gap_written += C[i] != TESTS_GAP_VALUE;
     printf("  %-8s %s %5lld x %5lld x %5lld %s B=%s C=%s ld+%lld alpha=%g beta=%g: rel_err "
            "%.2e (rounded inputs %.2e) nonfinite %lld\n",
            sp24_kernel_name(sp24_gpu_kernel(g)), tcspmm_precision_name(t->precision),

@@ -26,6 +26,11 @@ const char *tests_data(const char *name);
  * that no check runs on constant data (rng_fill_if_constant). */
 tcspmm_status tests_read(const char *path, uint64_t seed, tcspmm_csr *A);
 
+/* What the gaps past C's leading dimension hold before a product and must
+ * hold after it, where a test fills them itself: not NaN, which a kernel
+ * writing beta * C there would leave NaN; exact in fp32, bf16 and fp16. */
+#define TESTS_GAP_VALUE (-3.0f)
+
 /* The operands of one product check: B (cols x n) random from seed, C0 random
  * when beta != 0 and NaN otherwise (so every element must be written), C a
  * copy of C0, ref room for the rows x n float64 reference; B and C in layout
