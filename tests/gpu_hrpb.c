@@ -249,12 +249,15 @@ static void check_stages_agree(const tcspmm_csr *A, const hrpb_gpu *g, const run
     free(C2);
 }
 
-/* Every generated edge case at every N, TM 16 and 32; the layout, beta,
- * padding and column-major mode rotate with the indices so each case meets
- * each of them. */
+/* Every generated edge case at every N, TM 16 and 32; the layout (k % 2),
+ * the column-major mode (k % 3), beta zero or not ((k / 6) % 2, apart from
+ * the mode) and the padding rotate with k, which takes 12 consecutive values
+ * per case: each case meets every pairing of beta zero or not with row-major
+ * B and C and with each column-major mode (--quick: the cases together). */
 static void test_edge_cases(void)
 {
     uint64_t seed = 1000;
+    unsigned met = 0; /* bit 2 * (row-major ? 0 : 1 + mode) + (beta != 0): pairings run */
     for (int ci = 0; ci < matgen_num_cases(); ci++) {
         tcspmm_csr A;
         const char *name;
@@ -269,15 +272,18 @@ static void test_edge_cases(void)
                 for (int ni = ci % n_step; ni < NUM_NS; ni += n_step) {
                     int k = ci + ni + tm / 16 + clustered;
                     run_desc d = {test_ns[ni], (tcspmm_layout)(k % 2), (k / 2) % 2 ? 3 : 0,
-                                  1.25f, k % 3 == 0 ? 0.0f : -0.75f, (hrpb_colb_mode)(k % 3),
+                                  1.25f, (k / 6) % 2 ? -0.75f : 0.0f, (hrpb_colb_mode)(k % 3),
                                   (hrpb_stages_mode)((ci + ni) % 3)};
                     check_run(&A, m.g, &d, seed++, name, tm);
+                    met |= 1u << (2 * (d.layout == TCSPMM_LAYOUT_ROW_MAJOR ? 0 : 1 + d.colb) +
+                                  (d.beta != 0.0f));
                 }
             }
             device_matrix_free(&m);
         }
         tcspmm_csr_free(&A);
     }
+    CHECK(met == 0xffu);
 }
 
 /* Panels cut into many virtual panels (a tiny pretend GPU): the atomic
