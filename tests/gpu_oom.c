@@ -65,6 +65,11 @@ static void check_c(const tcspmm_csr *A, int64_t n, tcspmm_layout layout, const 
     CHECK(r.pass);
 }
 
+/* Device B and C of check_product's products (n = 32, A's shape),
+ * allocated before any memory is held, so that a plan made in the last few
+ * hundred KB still has its product checked. */
+static float *product_B, *product_C;
+
 /* One product on plan, checked against float64, or refused for lack of
  * memory with that status and a message. */
 static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
@@ -73,17 +78,8 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *wh
     test_operands t;
     static uint64_t seed = 4242; /* a fresh B for every product */
     test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, seed++);
-    float *dB = NULL, *dC = NULL;
-    if (cudaMalloc((void **)&dB, t.bsize * sizeof(float)) != cudaSuccess ||
-        cudaMalloc((void **)&dC, t.csize * sizeof(float)) != cudaSuccess) {
-        cudaGetLastError();
-        cudaFree(dB);
-        test_operands_free(&t);
-        printf("  %s: no room for B and C themselves; product not checked\n", what);
-        return;
-    }
-    CHECK(cudaMemcpy(dB, t.B, t.bsize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaMemcpy(dC, t.C0, t.csize * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    float *dB = product_B, *dC = product_C;
+    test_operands_upload(&t, &dB, &dC); /* host to device copies need no device memory */
     tcspmm_status st = tcspmm_spmm(plan, n, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc,
                                    TCSPMM_LAYOUT_ROW_MAJOR, NULL);
     if (st == TCSPMM_SUCCESS) {
@@ -93,8 +89,6 @@ static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *wh
         CHECK((st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY || st == TCSPMM_ERROR_CUSPARSE) &&
               tcspmm_last_error()[0] != '\0');
     }
-    cudaFree(dB);
-    cudaFree(dC);
     test_operands_free(&t);
 }
 
@@ -233,6 +227,8 @@ int main(void)
     tcspmm_csr A; /* about 1.1M entries: 9 MB of CSR, plus one dense row */
     CHECK_OK(matgen_dense_row(6000, 4500, 17, 0.04, 31, &A));
     const size_t csr_bytes = (size_t)A.nnz * 8 + (size_t)A.rows * 8;
+    CHECK(cudaMalloc((void **)&product_B, (size_t)A.cols * 32 * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&product_C, (size_t)A.rows * 32 * sizeof(float)) == cudaSuccess);
     const tcspmm_path paths[] = {TCSPMM_PATH_AUTO, TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE};
     const double margins[] = {0.05, 0.5, 1.0, 1.5, 2.0, 3.0, 6.0};
     int made = 0, refused = 0;
@@ -274,6 +270,8 @@ int main(void)
     if (plan) check_product(plan, &A, "after the memory came back");
     tcspmm_plan_destroy(plan);
     CHECK(cudaGetLastError() == cudaSuccess);
+    cudaFree(product_B);
+    cudaFree(product_C);
     tcspmm_csr_free(&A);
     return tests_finish();
 }
