@@ -20,7 +20,9 @@
  * values; the auto path takes it for a structured pattern and not for one
  * whose explicit zeros alone make the structure (nor does a sparse24 plan
  * of that pattern get made); values that overflow bf16, fp16 or tf32 are
- * refused, naming their index, and the largest that do not are taken. An update from host memory returns while
+ * refused, naming their index, and the largest that do not are taken, from
+ * host and device memory, and give the right product (with B scaled by
+ * 2^-4, so that it stays finite). An update from host memory returns while
  * another stream is held by a host function: it waits for its own stream
  * only. tcspmm_spmm_host after every device-value update. */
 #include <cuda_runtime.h>
@@ -63,22 +65,32 @@ static double tolerance(const tcspmm_plan *plan)
 }
 
 /* One product on stream (on the host for a cpu plan) against the float64
- * reference of A. */
+ * reference of A, with B scaled by b_scale (a power of 2). */
 static void check_product_n(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad,
-                            const char *what)
+                            float b_scale, const char *what)
 {
     tcspmm_info info;
     CHECK_OK(tcspmm_plan_info(plan, &info));
     char label[320];
-    snprintf(label, sizeof label, "%s (path %s)", what, tcspmm_path_name(info.path));
-    tests_check_spmm(plan, A, n, pad, info.path == TCSPMM_PATH_CPU, tolerance(plan), seed++, stream,
-                     label);
+    snprintf(label, sizeof label, "%s (path %s, %s)", what, tcspmm_path_name(info.path),
+             tcspmm_precision_name(info.precision));
+    tests_check_spmm_scaled(plan, A, n, pad, info.path == TCSPMM_PATH_CPU, tolerance(plan), b_scale,
+                            seed++, stream, label);
 }
 
 /* n = 19 with padded leading dimensions (21). */
 static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
 {
-    check_product_n(plan, A, 19, 2, what);
+    check_product_n(plan, A, 19, 2, 1.0f, what);
+}
+
+/* A product after A took the largest value that fits (near FLT_MAX for
+ * bf16 and tf32): B scaled by 2^-4 keeps 1.5 * A * B finite, and a value
+ * dropped or clamped below what the precision holds leaves the product off
+ * by far more than the tolerance. */
+static void check_largest(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
+{
+    check_product_n(plan, A, 19, 2, 0x1p-4f, what);
 }
 
 /* A copy of values in device memory (free with cudaFree), ordered on
@@ -113,7 +125,7 @@ static void check_updates(tcspmm_plan *plan, tcspmm_csr *now, const char *what)
     snprintf(label, sizeof label, "%s, values from the device", what);
     check_product(plan, now, label);
     snprintf(label, sizeof label, "%s, values from the device, n = 32 (CSR_ALG3 may run)", what);
-    check_product_n(plan, now, 32, 0, label);
+    check_product_n(plan, now, 32, 0, 1.0f, label);
     snprintf(label, sizeof label, "%s, values from the device, on the host", what);
     tests_check_spmm(plan, now, 5, 0, 1, tolerance(plan), seed++, stream, label); /* A copied back */
 }
@@ -341,7 +353,7 @@ static void structured_with_zeros(sp24_structure structure, uint64_t gen_seed, t
 
 /* HRPB's TF32 rounding turns values within 2^-12 of FLT_MAX into Inf, as
  * tf32's: an HRPB plan refuses them as new values (the largest below is
- * taken); an auto plan of a matrix holding one takes cuSPARSE and says why;
+ * taken, and multiplied right); an auto plan of a matrix holding one takes cuSPARSE and says why;
  * a forced HRPB plan of it is refused. */
 static void test_hrpb_limit(void)
 {
@@ -353,12 +365,14 @@ static void test_hrpb_limit(void)
     if (plan) {
         v[H.nnz / 2] = FLT_MAX;
         check_refused(plan, &H, v, TCSPMM_ERROR_UNSUPPORTED, "overflows tf32, the HRPB", "HRPB");
-        v[H.nnz / 2] = -nextafterf(sp24_overflow_limit(TCSPMM_PRECISION_TF32), 0.0f); /* fits */
+    }
+    v[H.nnz / 2] = -nextafterf(sp24_overflow_limit(TCSPMM_PRECISION_TF32), 0.0f); /* fits */
+    memcpy(H.values, v, (size_t)H.nnz * 4);
+    if (plan) {
         CHECK_OK(tcspmm_plan_set_values(plan, v, stream));
-        CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+        check_largest(plan, &H, "HRPB, the largest value that fits");
     }
     tcspmm_plan_destroy(plan);
-    memcpy(H.values, v, (size_t)H.nnz * 4);
     H.values[H.nnz / 3] = -FLT_MAX;
     tcspmm_options opt = updatable_options(TCSPMM_PATH_AUTO, TCSPMM_PRECISION_TF32);
     plan = NULL;
@@ -423,11 +437,14 @@ static void test_structure_refusals(void)
             cudaFree(d);
             v[T.nnz / 2] = copysignf(nextafterf(sp24_overflow_limit(over[i].p), 0.0f),
                                      over[i].big); /* the largest that fits */
+            memcpy(T.values, v, (size_t)T.nnz * 4);
             CHECK_OK(tcspmm_plan_set_values(plan, v, stream));
+            check_largest(plan, &T, "the largest value that fits, from the host");
             d = on_device(v, T.nnz);
             CHECK_OK(tcspmm_plan_set_values(plan, d, stream));
             CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
             cudaFree(d);
+            check_largest(plan, &T, "the largest value that fits, from the device");
             free(v);
         }
         tcspmm_plan_destroy(plan);

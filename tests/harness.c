@@ -149,9 +149,17 @@ tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_fi
 void tests_check_spmm(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad, int on_host,
                       double tol, uint64_t seed, void *stream, const char *what)
 {
+    tests_check_spmm_scaled(plan, A, n, pad, on_host, tol, 1.0f, seed, stream, what);
+}
+
+void tests_check_spmm_scaled(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad,
+                             int on_host, double tol, float b_scale, uint64_t seed, void *stream,
+                             const char *what)
+{
     const float beta = seed % 2 ? 0.25f : 0.0f;
     test_operands t;
     test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, pad, beta, seed);
+    for (size_t e = 0; e < t.bsize; e++) t.B[e] *= b_scale;
     if (on_host) {
         CHECK_OK(tcspmm_spmm_host(plan, n, 1.5f, t.B, t.ldb, beta, t.C, t.ldc,
                                   TCSPMM_LAYOUT_ROW_MAJOR));

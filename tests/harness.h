@@ -70,6 +70,11 @@ tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_fi
  * on_host by tcspmm_spmm_host. */
 void tests_check_spmm(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad, int on_host,
                       double tol, uint64_t seed, void *stream, const char *what);
+/* The same with B scaled by b_scale (a power of 2, so that B stays exact):
+ * for A's values near FLT_MAX, whose products with B would overflow. */
+void tests_check_spmm_scaled(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad,
+                             int on_host, double tol, float b_scale, uint64_t seed, void *stream,
+                             const char *what);
 
 #define CHECK(cond) tests_check((cond) ? 1 : 0, #cond, __FILE__, __LINE__)
 #define CHECK_OK(call)                                                               \
