@@ -4,7 +4,9 @@
  * again on the device gives A back; each source names the entry of A that
  * an entry of A^T came from (its row, column and value). A GNN's update: a
  * plan of A^T made from device arrays with updatable values takes new
- * values of A through the sources, and its product matches float64. Bad
+ * values of A gathered through the sources; they must be those of the host
+ * transpose of A with the new values, and the product must match A^T B in
+ * float64 computed from that A (neither trusts the sources). Bad
  * input gets the host validation's status and message (device_csr.h),
  * host arrays are refused, and the output is left empty then.
  *
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "device_csr.h"
+#include "format/csr.h"
 #include "harness.h"
 #include "matgen.h"
 #include "reference.h"
@@ -57,7 +60,10 @@ static void check_matrix(const tcspmm_csr *A, const char *what)
     csr_gpu_free(&g);
 }
 
-/* New values of A reach a plan of A^T through the transpose's sources. */
+/* New values of A reach a plan of A^T through the transpose's sources: the
+ * gathered values are, entry for entry, those of the host transpose of A
+ * with the new values (not built through the sources), and the plan's
+ * product matches A^T B computed from that A itself. */
 static void test_transpose_updates(const tcspmm_csr *A)
 {
     csr_gpu g;
@@ -74,11 +80,15 @@ static void test_transpose_updates(const tcspmm_csr *A)
     opt.updatable_values = 1;
     tcspmm_plan *plan = NULL;
     CHECK_OK(tcspmm_plan_create_device(&dT, &opt, &plan));
-    tcspmm_csr T;
+    tcspmm_csr now, expected, T; /* A with new values; its transpose on the host; the gather */
+    CHECK_OK(csr_copy(A, &now));
+    rng_fill(now.values, (size_t)now.nnz, 4321);
+    CHECK_OK(tcspmm_csr_transpose(&now, &expected));
     device_csr_download(&dT, &T);
-    float *new_a = malloc((size_t)A->nnz * sizeof(float));
-    rng_fill(new_a, (size_t)A->nnz, 4321);
-    for (int64_t j = 0; j < T.nnz; j++) T.values[j] = new_a[source[j]];
+    for (int64_t j = 0; j < T.nnz; j++) T.values[j] = now.values[source[j]];
+    const int same = tests_csr_equal(&T, &expected);
+    if (!same) printf("A^T gathered through the sources differs from the host transpose\n");
+    CHECK(same);
     CHECK_OK(tcspmm_plan_set_values(plan, T.values, NULL));
     const int64_t n = 24;
     test_operands t;
@@ -87,8 +97,8 @@ static void test_transpose_updates(const tcspmm_csr *A)
     test_operands_upload(&t, &dB, &dC); /* C poisoned with NaN: every element must be written */
     CHECK_OK(tcspmm_spmm(plan, n, 1.0f, dB, t.ldb, 0.0f, dC, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, NULL));
     CHECK(cudaMemcpy(t.C, dC, t.csize * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-    CHECK_OK(reference_spmm(&T, n, 1.0f, t.B, t.ldb, 0.0f, t.C0, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR,
-                            t.ref));
+    CHECK_OK(reference_spmm_transposed(&now, n, 1.0, t.B, t.ldb, 0.0, t.C0, t.ldc,
+                                       TCSPMM_LAYOUT_ROW_MAJOR, t.ref));
     compare_result r = compare_to_reference(t.C, t.ldc, TCSPMM_LAYOUT_ROW_MAJOR, t.ref, T.rows, n,
                                             1e-3);
     if (!r.pass) printf("A^T plan after new values of A: rel_err %.2e FAIL\n", r.rel_err);
@@ -96,8 +106,9 @@ static void test_transpose_updates(const tcspmm_csr *A)
     cudaFree(dB);
     cudaFree(dC);
     test_operands_free(&t);
-    free(new_a);
     tcspmm_csr_free(&T);
+    tcspmm_csr_free(&expected);
+    tcspmm_csr_free(&now);
     tcspmm_plan_destroy(plan);
     cudaFree(d_source);
     free(source);
