@@ -37,7 +37,11 @@ cmake -S . -B $build -DCMAKE_CUDA_ARCHITECTURES=90 -DTCSPMM_GIT_COMMIT="${COMMIT
 echo "build ok"
 
 if [ $tests = 1 ]; then
-  ctest --test-dir $build -V -L gpu >$logs/ctest.log 2>&1 # -V: every test's own lines
+  # Four at a time, each with four OpenMP threads: with one thread per core
+  # each, four test processes oversubscribed the cores, and ctest -L gpu -j4
+  # took 237 s against 122 s (bench/results/ctest-omp-threads-2026-11-28/).
+  TCSPMM_REQUIRE_GPU=1 OMP_NUM_THREADS=4 ctest --test-dir $build -j4 --output-on-failure -L gpu >$logs/ctest.log 2>&1
+  cp $build/Testing/Temporary/LastTest.log $logs/ctest-last.log # every test's own lines
   grep -E "tests passed|tests failed|Failed|\*\*\*" $logs/ctest.log | tail -20
 fi
 
