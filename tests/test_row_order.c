@@ -8,6 +8,8 @@
  *  - csr_permute_rows moves whole rows;
  *  - the order is the one of the greedy rule of row_order.h, followed here
  *    the slow way (every pick looks at every row), on random matrices;
+ *  - a column held by exactly 1,024 rows (COLUMN_CAP) still gathers its
+ *    rows; one held by 1,025 is left out of the candidates;
  *  - a 64-row matrix of 2^31 - 1 columns is ordered with little memory
  *    (the column index grows with the entries, not the columns);
  *  - a matrix of 2^31 - 1 rows keeps its natural order.
@@ -214,6 +216,40 @@ static void test_greedy_rule(void)
     CHECK(same);
 }
 
+/* 2h rows: row i holds column i + 1, and the even ones column 0 too, so
+ * column 0 is held by h rows and no other column is shared. Columns held by
+ * more than COLUMN_CAP = 1,024 rows are left out of the candidates
+ * (row_order.c): at h = 1,024 the order is the greedy rule's, panel 0
+ * gathering rows 0, 2, ..., 30; at h = 1,025 no row shares a candidate
+ * column and the order is the natural one. */
+static void test_column_cap(void)
+{
+    for (int64_t h = 1024; h <= 1025; h++) {
+        tcspmm_csr A;
+        CHECK_OK(csr_alloc(2 * h, 2 * h + 1, 3 * h, &A));
+        int64_t e = 0;
+        for (int64_t i = 0; i < 2 * h; i++) {
+            if (i % 2 == 0) A.col_idx[e++] = 0;
+            A.col_idx[e++] = (int32_t)(i + 1);
+            A.row_ptr[i + 1] = e;
+        }
+        rng_fill(A.values, (size_t)e, next_seed++);
+        CHECK_OK(tcspmm_csr_validate(&A));
+        int64_t *order = checked_order(&A, 16, "one column of h rows");
+        int64_t *expect = malloc((size_t)A.rows * sizeof(int64_t));
+        if (h == 1024) slow_order(&A, 16, expect);
+        else
+            for (int64_t i = 0; i < A.rows; i++) expect[i] = i;
+        int gathered = 1;
+        for (int64_t i = 0; i < 16; i++) gathered &= order[i] == (h == 1024 ? 2 * i : i);
+        CHECK(gathered);
+        CHECK(!memcmp(order, expect, (size_t)A.rows * sizeof(int64_t)));
+        free(expect);
+        free(order);
+        tcspmm_csr_free(&A);
+    }
+}
+
 static long max_rss_kb(void)
 {
     struct rusage u;
@@ -277,6 +313,7 @@ int main(void)
     test_rows_beyond_order();
     test_edge_cases();
     test_greedy_rule();
+    test_column_cap();
     test_shuffled_stencil();
     test_errors();
     return tests_finish();
