@@ -1,7 +1,7 @@
 /* test_wave_split.c: wave-aware splitting of heavy HRPB panels: every block
  * in exactly one virtual panel, in order; every panel (empty ones too) with
  * at least one virtual panel, its parts consecutive and of about equal block
- * counts; a very heavy panel cut into about partition_ratio parts, with
+ * counts, cut at floor(blocks * q / parts); a very heavy panel cut into about partition_ratio parts, with
  * num_waves taken as 1 when there is one wave or less; with one wave or
  * less, panels under 2x the mean not split; the paper's example (ratio
  * exactly 1) not split; the launch order a permutation of the virtual
@@ -86,6 +86,19 @@ static void check_structure(const hrpb *h, const wave_split *w, int64_t probe, i
     CHECK(v == nv); /* vp_panel runs through the panels in order, nothing left */
     CHECK(split == w->split_panels);
     check_launch_order(w);
+}
+
+/* Whether panel p's parts start where wave_split.c cuts them: part q of k
+ * at the panel's first block + floor(blocks * q / k), the larger parts last. */
+static int floor_divided(const hrpb *h, const wave_split *w, int64_t p)
+{
+    int64_t v = 0, k = 0;
+    while (w->vp_panel[v] != p) v++;
+    while (v + k < w->num_vpanels && w->vp_panel[v + k] == p) k++;
+    const int64_t first = h->block_ptr[p], blocks = h->block_ptr[p + 1] - first;
+    int ok = 1;
+    for (int64_t q = 0; q < k; q++) ok &= w->vp_block_ptr[v + q] == first + blocks * q / k;
+    return ok;
 }
 
 /* One very heavy panel (heavy_density) among light ones. */
@@ -241,9 +254,9 @@ static void test_underfilled(void)
     check_structure(&h, &w, 5, &parts);
     CHECK(parts == 2);
     check_structure(&h, &w, 7, &parts);
-    CHECK(parts == 4);
+    CHECK(parts == 4 && floor_divided(&h, &w, 7)); /* 2, 2, 2, 3 blocks */
     check_structure(&h, &w, 30, &parts);
-    CHECK(parts == 10);
+    CHECK(parts == 10 && floor_divided(&h, &w, 30)); /* 2, 3, 2, 3, ... blocks */
     wave_split_free(&w);
     /* Exactly one wave (40 panels, 40 resident blocks) is not several: the
      * same splits, panel 3 (1.6 times the mean) left whole. */
