@@ -7,7 +7,9 @@
  * exactly 1) not split; the launch order a permutation of the virtual
  * panels, the late and long ones (longer than half the work left after
  * them per slot) first, largest first to within a quarter of an octave (in
- * panel order among equal sizes), the others after them in panel order. */
+ * panel order among equal sizes), the others after them in panel order; on
+ * nine panels, the exact launch order: one exactly half as long as the work
+ * after it stays in panel order, and a size class keeps panel order. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +270,28 @@ static void test_underfilled(void)
     hrpb_free(&h);
 }
 
+/* Nine panels, 2 N tiles over 3 resident thread blocks (6 waves, no split):
+ * a virtual panel of b blocks with l after it is late and long when b is
+ * over half of l * 2 / 3 (the work after it per resident thread block),
+ * i.e. 3b > l. Late: 14 (l 27, class 15), 7 (l 11)
+ * and 8 (l 3), both class 12 so in panel order, and the last 3 (class 8).
+ * Panel 5 (6 blocks, l 18) is exactly half as long: not longer, it stays. */
+static void test_launch_tie(void)
+{
+    const int64_t blocks[9] = {5, 9, 2, 14, 3, 6, 7, 8, 3};
+    const int64_t expect[9] = {3, 6, 7, 8, 0, 1, 2, 4, 5};
+    hrpb h;
+    build_blocks(9, blocks, &h);
+    wave_split w;
+    int64_t parts = 0;
+    CHECK_OK(wave_split_build(&h, 2, 3, 1, &w));
+    CHECK(w.waves == 6.0 && w.split_panels == 0);
+    check_structure(&h, &w, 0, &parts);
+    CHECK(w.started_first == 4 && !memcmp(w.launch_order, expect, sizeof expect));
+    wave_split_free(&w);
+    hrpb_free(&h);
+}
+
 static void test_empty(void)
 {
     tcspmm_csr A;
@@ -312,6 +336,7 @@ int main(void)
     test_heavy_panel();
     test_paper_example();
     test_underfilled();
+    test_launch_tie();
     test_empty();
     return tests_finish();
 }
