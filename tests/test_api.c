@@ -87,6 +87,16 @@ static void test_validate(void)
     A.col_idx[2] = 3; /* row 2 becomes unsorted: 3, 3 */
     CHECK(tcspmm_csr_validate(&A) == TCSPMM_ERROR_INVALID_MATRIX);
     A.col_idx[2] = 1;
+    /* The first bad row_ptr is named: row 0 ending past nnz (row 1, from 5
+     * back to 2, is bad too), then row 1 running back within nnz (were it
+     * missed, row 0's entries 0 2 1 would be named out of order). */
+    A.row_ptr[1] = 5;
+    CHECK(tcspmm_csr_validate(&A) == TCSPMM_ERROR_INVALID_MATRIX);
+    CHECK(strstr(tcspmm_last_error(), "row 0 has a bad row_ptr") != NULL);
+    A.row_ptr[1] = 3;
+    CHECK(tcspmm_csr_validate(&A) == TCSPMM_ERROR_INVALID_MATRIX);
+    CHECK(strstr(tcspmm_last_error(), "row 1 has a bad row_ptr") != NULL);
+    A.row_ptr[1] = 2;
     A.row_ptr[3] = 5;
     CHECK(tcspmm_csr_validate(&A) == TCSPMM_ERROR_INVALID_MATRIX);
     A.row_ptr[3] = 4;
