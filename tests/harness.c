@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static long passed, failed;
 
@@ -57,6 +58,12 @@ const char *tests_data(const char *name)
     const char *dir = getenv("TCSPMM_DATA");
     snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "data", name);
     return path;
+}
+
+void tests_temp_path(char *path, size_t size, const char *name)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, size, "%s/tcspmm_%ld_%s", dir && *dir ? dir : "/tmp", (long)getpid(), name);
 }
 
 tcspmm_status tests_read(const char *path, uint64_t seed, tcspmm_csr *A)

@@ -21,6 +21,10 @@ int tests_csr_equal(const tcspmm_csr *a, const tcspmm_csr *b);
 tcspmm_status tests_rounded_copy(const tcspmm_csr *A, tcspmm_precision p, tcspmm_csr *out);
 /* Path of a bundled matrix: $TCSPMM_DATA/name (data/name by default). */
 const char *tests_data(const char *name);
+/* Path of a scratch file of this test process: $TMPDIR (or /tmp), then
+ * tcspmm_<pid>_<name>, so that tests running at the same time (ctest -j, two
+ * build trees) never write the same file. */
+void tests_temp_path(char *path, size_t size, const char *name);
 /* Reads the Matrix Market file at path into *A; where its values are all the
  * same (a pattern file's ones), gives it random ones from seed instead, so
  * that no check runs on constant data (rng_fill_if_constant). */

@@ -187,7 +187,9 @@ static void test_duplicate_overflow(void)
 static void test_gzip_stdin_and_io(void)
 {
     const char *text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n2 1 3.5\n1 2 -1\n";
-    const char *gz = "/tmp/tcspmm_test_read.mtx.gz";
+    char gz[4096], plain[4096];
+    tests_temp_path(gz, sizeof gz, "read.mtx.gz");
+    tests_temp_path(plain, sizeof plain, "read_stdin.mtx");
     CHECK(write_gz(gz, text, strlen(text)));
     tcspmm_csr A, B;
     CHECK_OK(tcspmm_read_mtx(gz, &A));
@@ -214,7 +216,6 @@ static void test_gzip_stdin_and_io(void)
     remove(gz);
 
     /* "-" reads standard input. */
-    const char *plain = "/tmp/tcspmm_test_read_stdin.mtx";
     f = fopen(plain, "wb");
     if (f) fputs(text, f), fclose(f);
     CHECK(freopen(plain, "rb", stdin) != NULL);
@@ -355,7 +356,8 @@ static void test_large_deterministic(void)
 static void test_gzip_threads(void)
 {
     const int thread_counts[] = {1, 2, 3, 5};
-    const char *gz = "/tmp/tcspmm_test_read_threads.mtx.gz";
+    char gz[4096];
+    tests_temp_path(gz, sizeof gz, "read_threads.mtx.gz");
     int64_t n = 5003, entries = 300000, nt;
     size_t len;
     triplet *t = malloc((size_t)entries * 2 * sizeof *t);
@@ -385,7 +387,7 @@ static void test_gzip_threads(void)
     late[1] = 'z';
     int64_t line = 1;
     for (const char *p = text; p <= late; p++) line += *p == '\n';
-    char expect[128];
+    char expect[sizeof gz + 64];
     snprintf(expect, sizeof expect, "%s:%lld: expected a row index", gz, (long long)line);
     CHECK(write_gz(gz, text, len));
     for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {

@@ -54,19 +54,23 @@ static void round_trip(const char *path, const tcspmm_csr *A)
 int main(void)
 {
     const int64_t shapes[][2] = {{1, 1}, {17, 9}, {63, 130}, {250, 251}, {1000, 3}, {5, 0}, {0, 4}};
+    char plain[4096], gz[4096];
+    tests_temp_path(plain, sizeof plain, "write.mtx");
+    tests_temp_path(gz, sizeof gz, "write.mtx.gz");
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
         tcspmm_csr A;
         random_csr(shapes[k][0], shapes[k][1], 0.1, 100 + k, &A);
         CHECK_OK(tcspmm_csr_validate(&A));
-        round_trip("/tmp/tcspmm_test_write.mtx", &A);
-        round_trip("/tmp/tcspmm_test_write.mtx.gz", &A);
+        round_trip(plain, &A);
+        round_trip(gz, &A);
         tcspmm_csr_free(&A);
     }
 
     /* "-" writes standard output: here, fd 1 pointed at a file for a while. */
     tcspmm_csr A, B;
     random_csr(40, 33, 0.2, 9, &A);
-    const char *out = "/tmp/tcspmm_test_write_stdout.mtx";
+    char out[4096];
+    tests_temp_path(out, sizeof out, "write_stdout.mtx");
     fflush(stdout);
     int saved = dup(1), fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     CHECK(saved >= 0 && fd >= 0 && dup2(fd, 1) == 1);
