@@ -65,16 +65,17 @@ static void check_c(const tcspmm_csr *A, int64_t n, tcspmm_layout layout, const 
     CHECK(r.pass);
 }
 
-/* Device B and C of check_product's products (n = 32, A's shape),
- * allocated before any memory is held, so that a plan made in the last few
- * hundred KB still has its product checked. */
+/* Device B and C of check_product's products (PRODUCT_N columns, A's
+ * shape), allocated before any memory is held, so that a plan made in the
+ * last few hundred KB still has its product checked. */
+#define PRODUCT_N 32
 static float *product_B, *product_C;
 
 /* One product on plan, checked against float64, or refused for lack of
  * memory with that status and a message. */
 static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, const char *what)
 {
-    const int64_t n = 32;
+    const int64_t n = PRODUCT_N;
     test_operands t;
     static uint64_t seed = 4242; /* a fresh B for every product */
     test_operands_make(&t, A, n, TCSPMM_LAYOUT_ROW_MAJOR, 0, 0.0f, seed++);
@@ -227,8 +228,10 @@ int main(void)
     tcspmm_csr A; /* about 1.1M entries: 9 MB of CSR, plus one dense row */
     CHECK_OK(matgen_dense_row(6000, 4500, 17, 0.04, 31, &A));
     const size_t csr_bytes = (size_t)A.nnz * 8 + (size_t)A.rows * 8;
-    CHECK(cudaMalloc((void **)&product_B, (size_t)A.cols * 32 * sizeof(float)) == cudaSuccess);
-    CHECK(cudaMalloc((void **)&product_C, (size_t)A.rows * 32 * sizeof(float)) == cudaSuccess);
+    CHECK(cudaMalloc((void **)&product_B, (size_t)A.cols * PRODUCT_N * sizeof(float)) ==
+          cudaSuccess);
+    CHECK(cudaMalloc((void **)&product_C, (size_t)A.rows * PRODUCT_N * sizeof(float)) ==
+          cudaSuccess);
     const tcspmm_path paths[] = {TCSPMM_PATH_AUTO, TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE};
     const double margins[] = {0.05, 0.5, 1.0, 1.5, 2.0, 3.0, 6.0};
     int made = 0, refused = 0;

@@ -1,15 +1,15 @@
 /* test_wave_split.c: wave-aware splitting of heavy HRPB panels: every block
  * in exactly one virtual panel, in order; every panel (empty ones too) with
  * at least one virtual panel, its parts consecutive and of about equal block
- * counts, cut at floor(blocks * q / parts); a very heavy panel cut into about partition_ratio parts, with
- * num_waves taken as 1 when there is one wave or less; with one wave or
- * less, panels under 2x the mean not split; the paper's example (ratio
- * exactly 1) not split; the launch order a permutation of the virtual
- * panels, the late and long ones (longer than half the work left after
- * them per slot) first, largest first to within a quarter of an octave (in
- * panel order among equal sizes), the others after them in panel order; on
- * nine panels, the exact launch order: one exactly half as long as the work
- * after it stays in panel order, and a size class keeps panel order. */
+ * counts, cut at floor(blocks * q / parts); a very heavy panel cut into about
+ * partition_ratio parts, with num_waves taken as 1 when there is one wave or
+ * less; with one wave or less, panels under 2x the mean not split; the
+ * paper's example (ratio exactly 1) not split; the launch order a permutation
+ * of the virtual panels, the late and long ones (longer than half the work
+ * left after them per slot) first, largest first to within a quarter of an
+ * octave (in panel order among equal sizes), the others after them in panel
+ * order; on nine panels, the exact launch order: one exactly half as long as
+ * the work after it stays in panel order, and a size class keeps panel order. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
