@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# Mutation test of the GPU kernels (README.md beside this file says what each
-# mutant changes and which input should expose it).
+# tools/gpu_mutation.sh: a mutation test on the device machine: builds the
+# tree once, then each mutant of a folder (one patch each) in a copy of the
+# built tree, and runs the mutant's test commands several at a time on the
+# GPU, stopping at the first FAIL. The folder holds:
+#   mutants/NN-name.patch  one bug each (a unified diff from the repository root)
+#   mutants.txt            lines "NN-name|key key ...": a mutant and its test
+#                          stages, in order (a later stage runs only where
+#                          the earlier ones let the mutant survive and time is left)
+#   commands.txt           lines "key|command[|cap s|guess s]": a test executable
+#                          of build/tests and its arguments; cap: the most
+#                          seconds it may run (default 300); guess: its
+#                          expected seconds until its baseline has run
+#                          (default 60). Baselines run in this order.
+# Lines starting with # and blank lines are skipped in both lists.
 #
 # Run from the repository root on the device machine:
-#   OUT=/some/dir bash bench/results/gpu-mutation-2026-11-28/run.sh
+#   OUT=/some/dir bash tools/gpu_mutation.sh bench/results/gpu-mutation-2026-11-28
 # It copies the tree to $MUT_WORK/base (default /tmp/tcmut), builds it once,
 # then gives each mutant a copy of that built tree with the paths inside the
 # build tree rewritten, applies the mutant's patch there and lets CMake
-# rebuild what changed (the one touched object, the archive, the tests' links);
+# rebuild what changed (the touched objects, the archive, the tests' links);
 # runs each test command once on the unmodified build (the baseline) and on
 # each mutant, several at a time on the one GPU, stopping a mutant's test at
 # its first FAIL line; writes $OUT/summary.md and $OUT/logs.tgz.
@@ -26,7 +38,11 @@ set -uo pipefail
 
 T0=$(date +%s)
 ROOT=$PWD
-HERE=$ROOT/bench/results/gpu-mutation-2026-11-28
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+    echo "usage: tools/gpu_mutation.sh MUTANT_FOLDER (with mutants/, mutants.txt, commands.txt)" >&2
+    exit 2
+fi
+HERE=$(cd "$1" && pwd)
 OUT=${OUT:-/tmp/mutation-out}
 W=${MUT_WORK:-/tmp/tcmut}
 BUDGET=${MUT_BUDGET:-520}
@@ -44,8 +60,10 @@ LOGS=$W/logs
 el() { echo $(( $(date +%s) - T0 )); }
 say() { echo "[$(el) s] $*" | tee -a "$LOGS/progress.log"; }
 
-if [ ! -d "$HERE/mutants" ] || [ ! -f "$ROOT/CMakeLists.txt" ]; then
-    echo "run from the repository root (no $HERE/mutants or CMakeLists.txt)" >&2
+if [ ! -d "$HERE/mutants" ] || [ ! -f "$HERE/mutants.txt" ] || [ ! -f "$HERE/commands.txt" ] ||
+   [ ! -f "$ROOT/CMakeLists.txt" ]; then
+    echo "run from the repository root (no CMakeLists.txt), on a folder with mutants/," \
+        "mutants.txt and commands.txt ($HERE)" >&2
     exit 2
 fi
 case "$W" in /tmp/*) ;; *) echo "MUT_WORK must lie under /tmp (it is wiped)" >&2; exit 2 ;; esac
@@ -53,35 +71,29 @@ rm -rf "$W"
 mkdir -p "$W/base" "$LOGS"
 
 # ------------------------------------------------------------------
-# The mutants: id | test stages, each a command key (CMD below). A later
-# stage runs only where the earlier ones let the mutant survive and time
-# is left.
-MUTANTS=(
-  "01-hrpb-row-edge|hq hf fq"
-  "02-hrpb-col-edge-scalar|hq hf fq"
-  "03-hrpb-last-ntile|hq hf fq"
-  "04-hrpb-brick-offset-tm32|hq hf fq"
-  "05-hrpb-colmajor-c-index|hq hf fq"
-  "06-hrpb-staged-alpha|hq hf fq"
-  "07-hrpb-wait-early|hq hf fq"
-  "08-hrpb-split-staged|hq hf fq"
-  "09-sp24mma-meta-selector|sq sd"
-  "10-wgmma-pair-edge|sq sf"
-  "11-wgmma-splitk-part0-twice|sq sf"
-  "12-c16-beta-double-round|sq sd sf"
-  "13-values-panel-row-inverse|sv"
-  "14-transpose-col-mask|hq hf fq"
-)
-declare -A CMD=(
-  [hq]="gpu_hrpb --quick" [hf]="gpu_hrpb" [fq]="gpu_fp32 --quick"
-  [sq]="gpu_sparse24 --small" [sd]="gpu_sparse24 --small-device" [sf]="gpu_sparse24"
-  [sv]="gpu_set_values"
-)
-# A test that runs longer than this is stopped (a mutant: killed by timeout).
-declare -A CAP=([hq]=180 [hf]=300 [fq]=150 [sq]=180 [sd]=150 [sf]=300 [sv]=240)
-# Guessed seconds (before the baseline has run) when deciding whether a later
-# stage still fits.
-declare -A GUESS=([hq]=40 [hf]=110 [fq]=40 [sq]=40 [sd]=50 [sf]=130 [sv]=100)
+# The mutants (mutants.txt: id | test stages, each a command key) and the
+# commands (commands.txt: key | command [| cap | guess]). A later stage runs
+# only where the earlier ones let the mutant survive and time is left.
+# CAP: a test that runs longer than this is stopped (a mutant: killed by
+# timeout). GUESS: seconds (before the baseline has run) when deciding
+# whether a later stage still fits.
+list_lines() { grep -v '^[[:space:]]*\(#\|$\)' "$1"; }
+MUTANTS=()
+while IFS= read -r line; do MUTANTS+=("$line"); done < <(list_lines "$HERE/mutants.txt")
+declare -A CMD CAP GUESS
+all_keys="" # baseline order: that of commands.txt (the first stages first)
+while IFS='|' read -r k c cap guess; do
+    CMD[$k]=$c
+    CAP[$k]=${cap:-300}
+    GUESS[$k]=${guess:-60}
+    all_keys="$all_keys $k"
+done < <(list_lines "$HERE/commands.txt")
+for m in "${MUTANTS[@]}"; do
+    for k in ${m#*|}; do
+        if [ -z "${CMD[$k]:-}" ]; then echo "mutant ${m%%|*}: no command for key $k" >&2; exit 2; fi
+    done
+    if [ ! -f "$HERE/mutants/${m%%|*}.patch" ]; then echo "no mutants/${m%%|*}.patch" >&2; exit 2; fi
+done
 
 # The order mutants build in: the slow sp24_wgmma.cu compiles first.
 ids=()
@@ -105,7 +117,6 @@ targets_for() {
     for k in $1; do t="$t ${CMD[$k]%% *}"; done
     echo $t | tr ' ' '\n' | sort -u | tr '\n' ' '
 }
-all_keys="hq sq sv hf sd fq sf" # baseline order: the first stages first
 need_keys=""
 for id in "${ids[@]}"; do need_keys="$need_keys ${STAGES[$id]}"; done
 base_keys=""
@@ -377,7 +388,7 @@ base_ok() { [ "${JRC[base:$1]:-x}" = 0 ]; }
 checks_of() { grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" 2>/dev/null | tail -1; }
 first_fail() { grep -m1 '^FAIL' "$1" 2>/dev/null | cut -c1-150; }
 {
-    echo "# Mutation test of the GPU kernels: results"
+    echo "# Mutation test ($(basename "$HERE")): results"
     echo
     echo "$(sed -n 1,3p "$LOGS/device.txt" | tr '\n' ';' | sed 's/;/; /g')more in device.txt (logs.tgz)."
     echo "Base build ${BASE_BUILD_S} s after the start; script ended at $(el) s of a $BUDGET s budget; $PAR tests at a time (+1 for later baselines), OMP_NUM_THREADS=$OMP."
@@ -437,7 +448,7 @@ first_fail() { grep -m1 '^FAIL' "$1" 2>/dev/null | cut -c1-150; }
             elif [ -z "$verdict" ] && [ $surv_all = 1 ]; then verdict="SURVIVED"; fi
         fi
         case $verdict in *KILLED*) n_killed=$((n_killed + 1)) ;; SURVIVED) n_surv=$((n_surv + 1)) ;; *) n_other=$((n_other + 1)) ;; esac
-        echo "| $id | ${FILE[$id]#src/kernels/} | $bs | $verdict |$stages | ${ff//|/\\|} |"
+        echo "| $id | ${FILE[$id]#src/} | $bs | $verdict |$stages | ${ff//|/\\|} |"
     done
     echo
     echo "Killed $n_killed, survived $n_surv, other $n_other, of ${#ids[@]}."
