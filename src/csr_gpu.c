@@ -7,7 +7,7 @@
  * the lent H100's host a plain cudaMemcpy from pageable memory ran at 7-10
  * GB/s, this at about 16 GB/s (pinning included); pinning costs about 0.5 ms
  * per MB, and 4 or 8 MB buffers were no faster (bench/NOTES.md), hence 2 MB
- * buffers, and below STAGED_MIN bytes the plain copy. */
+ * buffers, and below CSR_GPU_STAGED_MIN bytes the plain copy. */
 #include "csr_gpu.h"
 
 #include "device_copy.h"
@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { STAGE_BYTES = 2 << 20, STAGED_MIN = 16 << 20, PIECE = 64 << 10 };
+enum { STAGE_BYTES = 2 << 20, PIECE = 64 << 10 };
 
 typedef struct stager {
     void *buf[2];
@@ -102,7 +102,7 @@ tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out)
 {
     const size_t bytes = ((size_t)A->rows + 1) * sizeof(int64_t) + (size_t)A->nnz * 8;
     stager s = {0};
-    tcspmm_status st = bytes >= STAGED_MIN ? stager_open(&s) : TCSPMM_SUCCESS;
+    tcspmm_status st = bytes >= CSR_GPU_STAGED_MIN ? stager_open(&s) : TCSPMM_SUCCESS;
     if (!st) st = copy_arrays(A, &s, cudaMemcpyHostToDevice, out);
     tcspmm_status closed = stager_close(&s);
     if (!st) st = closed;

@@ -22,6 +22,8 @@ add_test(NAME test_install
 set_tests_properties(test_install PROPERTIES LABELS cpu)
 # The entry checks and structure detection a plan runs on the device.
 tcspmm_add_test(gpu_csr_check SOURCES gpu_csr_check.c matgen.c sparse24_gen.c LABELS gpu)
+# The upload of a host CSR, staged and plain (label gpu).
+tcspmm_add_test(gpu_csr_upload SOURCES gpu_csr_upload.c matgen.c LABELS gpu)
 # Plans and products with the device memory nearly all taken (label gpu).
 tcspmm_add_test(gpu_oom SOURCES gpu_oom.c matgen.c LABELS gpu)
 # It takes nearly all the GPU's memory: nothing else may run beside it under ctest -j.
