@@ -2,7 +2,8 @@
  * boundary, as a column block of a larger array does, with leading
  * dimensions that are multiples of 4, so that only their addresses keep the
  * kernels' 16-byte loads and stores away. On HRPB (TF32 and FP32), sparse24
- * (tf32 on a 1:2 matrix, bf16 on a 2:4 one) and cuSPARSE, in both layouts,
+ * (tf32 on a 1:2 matrix, also one wide enough that its tiles split K, and
+ * bf16 on a 2:4 one) and cuSPARSE, in both layouts,
  * at n = 1, 8, 33, 128 and 129: every product within tolerance of float64
  * (C poisoned with NaN where beta = 0), nothing written in the gaps the
  * leading dimension leaves, nor in the floats before and after C. */
@@ -86,17 +87,20 @@ static void check_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision p
 int main(void)
 {
     tests_require_gpu();
-    tcspmm_csr A, S12, S24;
+    tcspmm_csr A, S12, S24, wide;
     CHECK_OK(matgen_random(203, 157, 0.08, 4701, &A));
     CHECK_OK(sp24_gen(203, 160, SP24_1TO2, 0.1, 4702, &S12));
     CHECK_OK(sp24_gen(203, 160, SP24_2TO4, 0.1, 4703, &S24));
+    CHECK_OK(sp24_gen(203, 4096, SP24_1TO2, 0.1, 4704, &wide)); /* two row tiles, a long K */
     check_plan(&A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32, 1e-3, "HRPB tf32");
     check_plan(&A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, 1e-5, "HRPB fp32");
     check_plan(&A, TCSPMM_PATH_CUSPARSE, TCSPMM_PRECISION_TF32, 1e-5, "cuSPARSE");
     check_plan(&S12, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_TF32, 1e-3, "sparse24 tf32");
     check_plan(&S24, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16, 1e-2, "sparse24 bf16");
+    check_plan(&wide, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_TF32, 1e-3, "sparse24 tf32, K split");
     tcspmm_csr_free(&A);
     tcspmm_csr_free(&S12);
     tcspmm_csr_free(&S24);
+    tcspmm_csr_free(&wide);
     return tests_finish();
 }
