@@ -228,12 +228,7 @@ static void check_captured_first(const tcspmm_csr *A, tcspmm_path path, int64_t 
 static void check_graph_after_growth(const tcspmm_csr *A, tcspmm_precision precision,
                                      double tol, const char *what)
 {
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.path = TCSPMM_PATH_SPARSE24;
-    opt.precision = precision;
-    tcspmm_plan *plan = NULL;
-    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    tcspmm_plan *plan = tests_plan_at(A, TCSPMM_PATH_SPARSE24, precision);
     if (!plan) return;
     const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR;
     const int pad = 3;

@@ -113,15 +113,12 @@ static void check_plan(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm
 static void check_path(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision,
                        const char *what)
 {
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.path = path;
-    opt.precision = precision;
-    tcspmm_plan *plan = NULL;
-    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    tcspmm_plan *plan = tests_plan_at(A, path, precision);
     if (!plan) return;
+    tcspmm_info info;
+    CHECK_OK(tcspmm_plan_info(plan, &info));
     const int64_t reach = path == TCSPMM_PATH_CUSPARSE ? 1
-                          : path == TCSPMM_PATH_HRPB   ? opt.panel_rows
+                          : path == TCSPMM_PATH_HRPB   ? info.panel_rows
                                                        : A->rows;
     const int64_t ns[] = {40, 129};
     for (int i = 0; i < 2; i++) {

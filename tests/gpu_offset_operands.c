@@ -66,12 +66,7 @@ static void check_offset(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcsp
 static void check_plan(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision,
                        double tol, const char *what)
 {
-    tcspmm_options opt;
-    tcspmm_options_init(&opt);
-    opt.path = path;
-    opt.precision = precision;
-    tcspmm_plan *plan = NULL;
-    CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+    tcspmm_plan *plan = tests_plan_at(A, path, precision);
     if (!plan) return;
     tcspmm_info info;
     CHECK_OK(tcspmm_plan_info(plan, &info));

@@ -142,15 +142,29 @@ void test_operands_upload(const test_operands *t, float **dB, float **dC)
     CHECK(cudaDeviceSynchronize() == cudaSuccess);
 }
 
-tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_first_call)
+/* A plan of A with these options (the others the defaults), or NULL after a
+ * failed check. */
+static tcspmm_plan *plan_of(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision,
+                            int measure_at_first_call)
 {
     tcspmm_options opt;
     tcspmm_options_init(&opt);
     opt.path = path;
+    opt.precision = precision;
     opt.measure_at_first_call = measure_at_first_call;
     tcspmm_plan *plan = NULL;
     CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
     return plan;
+}
+
+tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_first_call)
+{
+    return plan_of(A, path, TCSPMM_PRECISION_TF32, measure_at_first_call);
+}
+
+tcspmm_plan *tests_plan_at(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision)
+{
+    return plan_of(A, path, precision, 0);
 }
 
 void tests_check_spmm(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, int pad, int on_host,

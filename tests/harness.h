@@ -64,6 +64,9 @@ void test_operands_upload(const test_operands *t, float **dB, float **dC);
 /* A plan of path for A with default options but measure_at_first_call,
  * or NULL after a failed check. */
 tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_first_call);
+/* A plan of path and precision for A, other options the defaults, or NULL
+ * after a failed check. */
+tcspmm_plan *tests_plan_at(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision);
 
 /* One product of plan with n columns (alpha 1.5, row-major, leading
  * dimensions padded by pad, operands from seed; beta 0.25 for an odd seed,
