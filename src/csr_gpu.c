@@ -7,7 +7,7 @@
  * the lent H100's host a plain cudaMemcpy from pageable memory ran at 7-10
  * GB/s, this at about 16 GB/s (pinning included); pinning costs about 0.5 ms
  * per MB, and 4 or 8 MB buffers were no faster (bench/NOTES.md), hence 2 MB
- * buffers, and below CSR_GPU_STAGED_MIN bytes the plain copy. */
+ * buffers, and below 16 MB the plain copy (csr_gpu_upload_staged). */
 #include "csr_gpu.h"
 
 #include "device_copy.h"
@@ -100,9 +100,8 @@ static tcspmm_status copy_arrays(const tcspmm_csr *A, stager *s, enum cudaMemcpy
 
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out)
 {
-    const size_t bytes = ((size_t)A->rows + 1) * sizeof(int64_t) + (size_t)A->nnz * 8;
     stager s = {0};
-    tcspmm_status st = bytes >= CSR_GPU_STAGED_MIN ? stager_open(&s) : TCSPMM_SUCCESS;
+    tcspmm_status st = csr_gpu_upload_staged(A) ? stager_open(&s) : TCSPMM_SUCCESS;
     if (!st) st = copy_arrays(A, &s, cudaMemcpyHostToDevice, out);
     tcspmm_status closed = stager_close(&s);
     if (!st) st = closed;

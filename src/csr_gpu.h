@@ -32,9 +32,13 @@ static inline int csr_gpu_fits(int64_t rows, int64_t nnz)
 tcspmm_status csr_gpu_check_caller_sizes(const tcspmm_csr *dA, const char *fn, const char *host_fn);
 tcspmm_status csr_gpu_check_caller_arrays(const tcspmm_csr *dA, const char *fn, const char *host_fn);
 
-/* Arrays of this many bytes or more in all go up through pinned staging
- * buffers (csr_gpu.c); smaller ones by a plain cudaMemcpy. */
-enum { CSR_GPU_STAGED_MIN = 16 << 20 };
+/* Whether csr_gpu_upload sends A through pinned staging buffers
+ * (csr_gpu.c): where its arrays hold 16 MB or more in all; smaller ones go
+ * by a plain cudaMemcpy. */
+static inline int csr_gpu_upload_staged(const tcspmm_csr *A)
+{
+    return ((size_t)A->rows + 1) * sizeof(int64_t) + (size_t)A->nnz * 8 >= (16u << 20);
+}
 
 /* Copies a validated host CSR to the current device (only row_ptr and
  * col_idx where A->values is NULL: a pattern). */

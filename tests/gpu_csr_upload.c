@@ -1,6 +1,6 @@
 /* gpu_csr_upload.c: the upload of a host CSR to the device (csr_gpu_upload).
- * A CSR of CSR_GPU_STAGED_MIN bytes or more goes up through pinned staging
- * buffers in pieces, a smaller one by one copy: for both, with values and as
+ * A CSR of 16 MB or more goes up through pinned staging buffers in pieces
+ * (csr_gpu_upload_staged), a smaller one by one copy: for both, with values and as
  * a pattern, the download gives back every byte of row_ptr, col_idx and
  * values; and plans from the large CSR on the HRPB and cuSPARSE paths (which
  * upload it) multiply within 1e-3 of float64. The large arrays' lengths are
@@ -12,11 +12,6 @@
 #include "format/csr.h"
 #include "harness.h"
 #include "matgen.h"
-
-static size_t csr_bytes(const tcspmm_csr *A)
-{
-    return ((size_t)A->rows + 1) * sizeof(int64_t) + (size_t)A->nnz * 8;
-}
 
 /* A up and back down: the same arrays; values too unless pattern. */
 static void check_round_trip(const tcspmm_csr *A, int pattern, const char *what)
@@ -44,11 +39,7 @@ static void check_plans(const tcspmm_csr *A, const char *what)
 {
     const tcspmm_path paths[] = {TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE};
     for (int p = 0; p < 2; p++) {
-        tcspmm_options opt;
-        tcspmm_options_init(&opt);
-        opt.path = paths[p];
-        tcspmm_plan *plan = NULL;
-        CHECK_OK(tcspmm_plan_create(A, &opt, &plan));
+        tcspmm_plan *plan = tests_plan(A, paths[p], 0);
         if (!plan) continue;
         tests_check_spmm(plan, A, 7, 3, 0, 1e-3, 4100 + (uint64_t)p, NULL, what);
         CHECK_OK(tcspmm_plan_destroy(plan));
@@ -62,7 +53,7 @@ int main(void)
     /* about 2.3M entries: 0.8 MB of row_ptr, 9.2 MB each of col_idx and values */
     CHECK_OK(matgen_random(100003, 997, 0.0231, 4001, &big));
     CHECK_OK(matgen_random(1003, 517, 0.05, 4002, &small));
-    CHECK(csr_bytes(&big) >= CSR_GPU_STAGED_MIN && csr_bytes(&small) < CSR_GPU_STAGED_MIN);
+    CHECK(csr_gpu_upload_staged(&big) && !csr_gpu_upload_staged(&small));
     CHECK(((size_t)big.nnz * 4) % (64 << 10) != 0);
     for (int pattern = 0; pattern < 2; pattern++) {
         check_round_trip(&big, pattern, "staged upload");
