@@ -270,16 +270,23 @@ typedef enum tcspmm_datatype {
     TCSPMM_R_16F = 2   /* IEEE half bit patterns */
 } tcspmm_datatype;
 
-/* tcspmm_spmm with B of element type b_type and C of c_type. 16-bit B and C
- * are for callers whose data is 16-bit: a plan on the sparse24 path with
- * precision BF16 takes TCSPMM_R_16BF, with FP16 takes TCSPMM_R_16F, for B,
- * C or both; other plans answer TCSPMM_ERROR_UNSUPPORTED (a type outside
- * tcspmm_datatype: TCSPMM_ERROR_INVALID_ARGUMENT). A 16-bit C is
- * worked out in float (alpha * sum + beta * C, C read as 16-bit) and rounded
- * to nearest even once, as it is stored; it halves C's traffic, which
- * matters most where n is large. On an H100, a 16-bit B whose address is a
- * multiple of 16 bytes and ldb of 8 is read in place (any other B is first
- * copied into a packed buffer of the plan). */
+/* tcspmm_spmm with B of element type b_type and C of c_type, any of the
+ * three on any plan with a GPU (a type outside tcspmm_datatype:
+ * TCSPMM_ERROR_INVALID_ARGUMENT). A 16-bit C is worked out in float
+ * (alpha * sum + beta * C, C read as 16-bit) and rounded to nearest even
+ * once, as it is stored; a 16-bit B is read exactly (every bf16 and fp16
+ * value is a TF32 value), so the error is the plan's precision's.
+ * A plan on the sparse24 path with precision BF16 reads and writes
+ * TCSPMM_R_16BF, one with FP16 TCSPMM_R_16F, as they are: that halves B's
+ * and C's traffic, which matters most where n is large. On an H100, such a
+ * B whose address is a multiple of 16 bytes and ldb of 8 is read in place
+ * (any other B is first copied into a packed buffer of the plan). Every
+ * other plan takes a 16-bit B or C through float copies: B is widened into
+ * a packed float copy first and the product goes into a float copy of C,
+ * which is then rounded into C; the copies come from a memory pool of the
+ * plan (made at the first such call, on GPUs with stream-ordered pools; it
+ * keeps the memory it has held, 4 bytes per element of the largest B and C,
+ * until the plan is destroyed) and cost a pass over each. */
 tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
                              tcspmm_datatype b_type, int64_t ldb, float beta, void *dC,
                              tcspmm_datatype c_type, int64_t ldc, tcspmm_layout layout,

@@ -1,5 +1,6 @@
-/* device_copy.c: device_alloc, device_alloc_cub_temp, device_copy_in, is_device_memory,
- * check_device_pointer and check_host_pointer (device_copy.h). */
+/* device_copy.c: device_alloc, device_alloc_cub_temp, device_keeping_pool,
+ * device_copy_in, is_device_memory, check_device_pointer and
+ * check_host_pointer (device_copy.h). */
 #include "device_copy.h"
 
 #include "error.h"
@@ -13,6 +14,29 @@ tcspmm_status device_alloc(void **p, size_t bytes)
 tcspmm_status device_alloc_cub_temp(void **p, size_t bytes)
 {
     return device_alloc(p, bytes > 0 ? bytes : 1);
+}
+
+cudaMemPool_t device_keeping_pool(void)
+{
+    struct cudaMemPoolProps props = {0};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    int pools = 0;
+    cudaMemPool_t pool = NULL;
+    uint64_t keep = UINT64_MAX;
+    if (cudaGetDevice(&props.location.id) != cudaSuccess ||
+        cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, props.location.id) !=
+            cudaSuccess ||
+        !pools || cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
+        cudaGetLastError(); /* the caller goes on without it */
+        return NULL;
+    }
+    if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+        cudaGetLastError();
+        cudaMemPoolDestroy(pool);
+        return NULL;
+    }
+    return pool;
 }
 
 tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)

@@ -1,5 +1,6 @@
 /* device_copy.h: the allocate and allocate-and-copy steps every upload shares,
- * and the check that a caller's pointer is device memory. */
+ * the pool that per-call scratch comes from, and the check that a caller's
+ * pointer is device memory. */
 #ifndef TCSPMM_DEVICE_COPY_H
 #define TCSPMM_DEVICE_COPY_H
 
@@ -18,6 +19,15 @@ tcspmm_status device_alloc(void **p, size_t bytes);
 /* *p = device scratch of bytes bytes for a CUB call, one byte at least: a
  * CUB call given NULL answers its size query again instead of running. */
 tcspmm_status device_alloc_cub_temp(void **p, size_t bytes);
+
+/* A stream-ordered memory pool on the current device that keeps the memory
+ * it has held, or NULL where the device has no such pools or none can be
+ * made (no error is left pending). The device's default pool hands unused
+ * memory back to the driver at every synchronization (release threshold 0),
+ * and mapping a B-sized scratch again made column-major HRPB products that
+ * synchronize between calls up to 2.9x slower on an H100
+ * (bench/results/colmajor-2026-11-26/). */
+cudaMemPool_t device_keeping_pool(void);
 
 /* *dst = a fresh device copy of bytes bytes of src (host or device memory,
  * as kind says); NULL, with nothing allocated, when bytes is 0. */

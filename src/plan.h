@@ -14,6 +14,8 @@
 #include "kernels/hrpb_gpu.h"
 #include "kernels/sp24_gpu.h"
 
+#include <cuda_runtime.h>
+
 struct tcspmm_plan {
     tcspmm_csr A;            /* host copy for the CPU path and sparse24 plans whose values
                                 do not change, else empty */
@@ -34,6 +36,8 @@ struct tcspmm_plan {
     const void *checked_B, *checked_C; /* the last pointers found to be device memory */
     unsigned long long *values_check; /* plan_first_beyond's device word, or NULL */
     float *values_staging;   /* its device copy of host values (nnz), or NULL */
+    cudaMemPool_t scratch;   /* float copies of 16-bit B and C for paths whose kernels
+                                do not take them (spmm.c), made at the first such call */
 };
 
 /* *first = the first of A's nnz values (host or device array values) not

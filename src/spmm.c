@@ -72,15 +72,22 @@ static int type_bytes(tcspmm_datatype t)
     return t == TCSPMM_R_32F ? 4 : t == TCSPMM_R_16BF || t == TCSPMM_R_16F ? 2 : 0;
 }
 
-/* The sp24_gpu element type for a B or C type on a plan, or -1 if it does
- * not fit. */
-static int sparse24_data_type(const tcspmm_plan *plan, tcspmm_datatype t)
+/* The sp24_gpu code of an element type of tcspmm_spmm_ex. */
+static int data_code(tcspmm_datatype t)
 {
-    if (t == TCSPMM_R_32F) return SP24_DATA_FP32;
-    if (plan->info.path != TCSPMM_PATH_SPARSE24) return -1;
-    if (t == TCSPMM_R_16BF && plan->info.precision == TCSPMM_PRECISION_BF16) return SP24_DATA_BF16;
-    if (t == TCSPMM_R_16F && plan->info.precision == TCSPMM_PRECISION_FP16) return SP24_DATA_FP16;
-    return -1;
+    return t == TCSPMM_R_16BF ? SP24_DATA_BF16 : t == TCSPMM_R_16F ? SP24_DATA_FP16 : SP24_DATA_FP32;
+}
+
+/* Whether the plan's kernels read or write elements of type t as they are:
+ * floats on every path, a 16-bit type only on the sparse24 path with that
+ * precision. Other 16-bit operands go through float scratch
+ * (product_through_float). */
+static int read_directly(const tcspmm_plan *plan, tcspmm_datatype t)
+{
+    if (t == TCSPMM_R_32F) return 1;
+    if (plan->info.path != TCSPMM_PATH_SPARSE24) return 0;
+    return (t == TCSPMM_R_16BF && plan->info.precision == TCSPMM_PRECISION_BF16) ||
+           (t == TCSPMM_R_16F && plan->info.precision == TCSPMM_PRECISION_FP16);
 }
 
 /* Enqueues the product on one path of the plan. */
@@ -141,6 +148,64 @@ static tcspmm_status product(tcspmm_plan *plan, int64_t n, float alpha, const vo
     return TCSPMM_SUCCESS;
 }
 
+/* *p = bytes of float scratch from the plan's pool, in stream order. */
+static tcspmm_status scratch_alloc(tcspmm_plan *plan, float **p, size_t bytes, cudaStream_t stream)
+{
+    *p = NULL;
+    if (!plan->scratch) plan->scratch = device_keeping_pool();
+    if (!plan->scratch)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "tcspmm_spmm_ex: a 16-bit B or C on the %s path goes through float "
+                           "scratch, which needs a GPU with stream-ordered memory pools",
+                           tcspmm_path_name(plan->info.path));
+    return TCSPMM_CUDA(cudaMallocFromPoolAsync((void **)p, bytes ? bytes : 4, plan->scratch, stream));
+}
+
+/* The product with a B or C of a type the plan's kernels do not take
+ * (read_directly): such a B is widened into packed float scratch (exact:
+ * every bf16 and fp16 value is a TF32 value), the product goes into float
+ * scratch for such a C, and C = that + beta * C is then rounded to C's type
+ * to nearest even once. The scratch is freed in stream order. */
+static tcspmm_status product_through_float(tcspmm_plan *plan, int64_t n, float alpha,
+                                           const void *dB, tcspmm_datatype b_type, int64_t ldb,
+                                           float beta, void *dC, tcspmm_datatype c_type,
+                                           int64_t ldc, tcspmm_layout layout, void *stream)
+{
+    const int b_code = data_code(b_type), c_code = data_code(c_type);
+    if (alpha == 0.0f || plan->info.nnz == 0) /* C = beta * C in its own type */
+        return product(plan, n, alpha, dB, b_code, ldb, beta, dC, c_code, ldc, layout, stream);
+    const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
+    const int64_t rows = plan->info.rows, cols = plan->info.cols;
+    const int64_t ldb32 = row_major ? n : cols > 1 ? cols : 1, ldc32 = row_major ? n : rows;
+    const int wide_b = !read_directly(plan, b_type) && cols > 0, wide_c = !read_directly(plan, c_type);
+    cudaStream_t s = (cudaStream_t)stream;
+    float *B32 = NULL, *C32 = NULL;
+    tcspmm_status st = TCSPMM_SUCCESS;
+    if (wide_b) {
+        st = check_device_pointer(dB, "tcspmm_spmm: B", "use tcspmm_spmm_host for host arrays");
+        if (!st) st = scratch_alloc(plan, &B32, (size_t)cols * (size_t)n * sizeof(float), s);
+        plan->checked_B = B32; /* device memory, which a stream's capture cannot ask about */
+        if (!st)
+            st = dense_add_converted(dB, b_code, ldb, B32, SP24_DATA_FP32, ldb32, cols, n,
+                                     row_major, 0.0f, s);
+    }
+    if (!st && wide_c) {
+        st = check_device_pointer(dC, "tcspmm_spmm: C", "use tcspmm_spmm_host for host arrays");
+        if (!st) st = scratch_alloc(plan, &C32, (size_t)rows * (size_t)n * sizeof(float), s);
+        plan->checked_C = C32;
+    }
+    if (!st)
+        st = product(plan, n, alpha, B32 ? B32 : dB, B32 ? SP24_DATA_FP32 : b_code,
+                     B32 ? ldb32 : ldb, C32 ? 0.0f : beta, C32 ? C32 : dC,
+                     C32 ? SP24_DATA_FP32 : c_code, C32 ? ldc32 : ldc, layout, stream);
+    if (!st && C32)
+        st = dense_add_converted(C32, SP24_DATA_FP32, ldc32, dC, c_code, ldc, rows, n, row_major,
+                                 beta, s);
+    const tcspmm_status freed_b = B32 ? TCSPMM_CUDA(cudaFreeAsync(B32, s)) : TCSPMM_SUCCESS;
+    const tcspmm_status freed_c = C32 ? TCSPMM_CUDA(cudaFreeAsync(C32, s)) : TCSPMM_SUCCESS;
+    return st ? st : freed_b ? freed_b : freed_c;
+}
+
 tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
                           int64_t ldb, float beta, float *dC, int64_t ldc,
                           tcspmm_layout layout, void *stream)
@@ -161,13 +226,6 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
                            "tcspmm_spmm_ex: B type %d, C type %d: unknown element type",
                            (int)b_type, (int)c_type);
     TCSPMM_TRY(check_args("tcspmm_spmm", plan, n, alpha, dB, eb, ldb, beta, dC, ec, ldc, layout));
-    int sp24_b = sparse24_data_type(plan, b_type), sp24_c = sparse24_data_type(plan, c_type);
-    if (sp24_b < 0 || sp24_c < 0)
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "tcspmm_spmm_ex: B type %d, C type %d: a 16-bit type needs a plan on "
-                           "the sparse24 path with the matching precision (this one: %s, %s)",
-                           (int)b_type, (int)c_type, tcspmm_path_name(plan->info.path),
-                           tcspmm_precision_name(plan->info.precision));
     if (plan->device < 0)
         return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_spmm: the plan has no GPU (%s); "
                            "use tcspmm_spmm_host", plan->path_reason);
@@ -177,7 +235,12 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     if (n == 0 || plan->info.rows == 0) return call_scope_check_pending("tcspmm_spmm");
     call_scope scope;
     TCSPMM_TRY(call_scope_open(&scope, plan->device, "tcspmm_spmm"));
-    tcspmm_status st = product(plan, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc, layout, stream);
+    const int direct = read_directly(plan, b_type) && read_directly(plan, c_type);
+    tcspmm_status st =
+        direct ? product(plan, n, alpha, dB, data_code(b_type), ldb, beta, dC, data_code(c_type),
+                         ldc, layout, stream)
+               : product_through_float(plan, n, alpha, dB, b_type, ldb, beta, dC, c_type, ldc,
+                                       layout, stream);
     call_scope_leave(&scope);
     return st;
 }

@@ -39,3 +39,5 @@ tcspmm_add_test(gpu_nan_b SOURCES gpu_nan_b.c matgen.c sparse24_gen.c LABELS gpu
 tcspmm_add_test(gpu_scale_only SOURCES gpu_scale_only.c matgen.c sparse24_gen.c LABELS gpu)
 # B and C 4, 8 or 12 bytes past a 16-byte boundary, on every GPU path (label gpu).
 tcspmm_add_test(gpu_offset_operands SOURCES gpu_offset_operands.c matgen.c sparse24_gen.c LABELS gpu)
+# bf16 and fp16 B and C on the plans whose kernels take floats (label gpu).
+tcspmm_add_test(gpu_16bit_operands SOURCES gpu_16bit_operands.c matgen.c sparse24_gen.c LABELS gpu)

@@ -3,6 +3,7 @@
 
 #include "cusparse_path.h"
 #include "error.h"
+#include "format/sparse24.h"
 #include "gpu_timer.h"
 #include "rng.h"
 
@@ -15,15 +16,17 @@ typedef struct timer {
     float *times; /* reps of them per contender: ours, then each cuSPARSE algorithm */
 } timer;
 
-/* One timed call of either tcspmm_spmm (cusparse == NULL) or cuSPARSE alg. */
+/* One timed call of either tcspmm_spmm_ex (cusparse == NULL) or cuSPARSE
+ * alg (float B and C). */
 typedef struct call {
     tcspmm_plan *plan;
     cusparse_path *cusparse;
     int alg;
     int64_t n;
     float alpha, beta;
-    const float *B;
-    float *C;
+    const void *B;
+    void *C;
+    tcspmm_datatype b_type, c_type;
     int64_t ldb, ldc;
     tcspmm_layout layout;
 } call;
@@ -34,8 +37,11 @@ static tcspmm_status run_call(void *arg)
     if (c->cusparse)
         return cusparse_path_spmm(c->cusparse, c->alg, c->n, c->alpha, c->B, c->ldb, c->beta, c->C,
                                   c->ldc, c->layout, NULL);
-    return tcspmm_spmm(c->plan, c->n, c->alpha, c->B, c->ldb, c->beta, c->C, c->ldc, c->layout, NULL);
+    return tcspmm_spmm_ex(c->plan, c->n, c->alpha, c->B, c->b_type, c->ldb, c->beta, c->C,
+                          c->c_type, c->ldc, c->layout, NULL);
 }
+
+static size_t type_bytes(tcspmm_datatype t) { return t == TCSPMM_R_32F ? 4 : 2; }
 
 /* Device-to-device copy bandwidth (bytes read + written per second). */
 static tcspmm_status copy_bandwidth(timer *t, double *gbs)
@@ -72,33 +78,57 @@ tcspmm_status bench_upload_random(float **d, size_t count, uint64_t seed)
     return st;
 }
 
-/* Ours and every cuSPARSE algorithm timed in turns (gpu_timer_turns: 3
- * warm-up rounds, then reps rounds in a random order each). */
-static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A, call *c, int reps,
-                               bench_result *out)
+tcspmm_status bench_upload_random_typed(void **d, size_t count, tcspmm_datatype t, uint64_t seed)
 {
-    enum { CONTENDERS = 1 + CUSPARSE_PATH_NUM_ALGS };
+    if (t == TCSPMM_R_32F) return bench_upload_random((float **)d, count, seed);
+    const tcspmm_precision p = t == TCSPMM_R_16BF ? TCSPMM_PRECISION_BF16 : TCSPMM_PRECISION_FP16;
+    float *h = malloc((count ? count : 1) * sizeof(float));
+    uint16_t *bits = malloc((count ? count : 1) * sizeof(uint16_t));
+    tcspmm_status st = h && bits ? TCSPMM_SUCCESS
+                                 : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
+    if (!st) {
+        rng_fill(h, count, seed);
+        for (size_t i = 0; i < count; i++) bits[i] = sp24_half_bits(h[i], p);
+        st = TCSPMM_CUDA(cudaMalloc(d, (count ? count : 1) * sizeof(uint16_t)));
+    }
+    if (!st) st = TCSPMM_CUDA(cudaMemcpy(*d, bits, count * sizeof(uint16_t), cudaMemcpyHostToDevice));
+    free(h);
+    free(bits);
+    return st;
+}
+
+/* Ours (typed: B and C of c's types; and with floats, float_c, where those
+ * are 16-bit) and every cuSPARSE algorithm timed in turns (gpu_timer_turns:
+ * 3 warm-up rounds, then reps rounds in a random order each). */
+static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A, const call *c,
+                               const call *float_c, int reps, bench_result *out)
+{
+    enum { MOST = 2 + CUSPARSE_PATH_NUM_ALGS };
+    const int typed = c->b_type != TCSPMM_R_32F || c->c_type != TCSPMM_R_32F;
+    const int contenders = 1 + CUSPARSE_PATH_NUM_ALGS + typed;
     cusparse_path *sp = NULL;
     TCSPMM_TRY(cusparse_path_create(A, NULL, &sp));
-    call calls[CONTENDERS];
-    gpu_timer_fn fns[CONTENDERS];
-    void *args[CONTENDERS];
-    for (int i = 0; i < CONTENDERS; i++) {
-        calls[i] = *c;
-        calls[i].cusparse = i ? sp : NULL;
-        calls[i].alg = i ? cusparse_path_algs[i - 1] : 0;
+    call calls[MOST];
+    gpu_timer_fn fns[MOST];
+    void *args[MOST];
+    for (int i = 0; i < contenders; i++) {
+        const int alg = i >= 1 && i <= CUSPARSE_PATH_NUM_ALGS;
+        calls[i] = i == 0 ? *c : *float_c;
+        calls[i].cusparse = alg ? sp : NULL;
+        calls[i].alg = alg ? cusparse_path_algs[i - 1] : 0;
         fns[i] = run_call;
         args[i] = &calls[i];
     }
     /* ours first on its own, so that its failure (any, unlike a cuSPARSE
      * algorithm's "not offered") is what the bench returns */
     tcspmm_status st = run_call(&calls[0]);
-    if (!st) st = gpu_timer_turns(&t->gpu, fns, args, CONTENDERS, 3, reps, t->times);
+    if (!st) st = gpu_timer_turns(&t->gpu, fns, args, contenders, 3, reps, t->times);
     cusparse_path_destroy(sp);
     TCSPMM_TRY(st);
     const float *ours = t->times;
     out->time_ms = ours[reps / 2];
     out->time_spread = (ours[reps * 9 / 10] - ours[reps / 10]) / out->time_ms;
+    out->float_ms = typed ? t->times[(contenders - 1) * reps + reps / 2] : -1.0;
     out->cusparse_ms = 1e30;
     for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
         const double ms = t->times[(i + 1) * reps + reps / 2]; /* -1: not offered for this layout */
@@ -126,29 +156,41 @@ static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A,
     int64_t a_bytes = path == TCSPMM_PATH_HRPB       ? info.hrpb_bytes
                       : path == TCSPMM_PATH_SPARSE24 ? (int64_t)structured
                                                           : (A->rows + 1 + A->nnz) * index_bytes + A->nnz * 4;
-    out->min_bytes = a_bytes + (A->cols + A->rows * (c->beta != 0.0f ? 2 : 1)) * c->n * 4;
+    out->min_bytes = a_bytes + (A->cols * (int64_t)type_bytes(c->b_type) +
+                                A->rows * (c->beta != 0.0f ? 2 : 1) * (int64_t)type_bytes(c->c_type)) *
+                                   c->n;
     out->roofline_frac = (double)out->min_bytes / (out->time_ms * 1e-3) / (out->copy_gbs * 1e9);
     return TCSPMM_SUCCESS;
 }
 
 tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
-                        float alpha, float beta, int reps, uint64_t seed, bench_result *out)
+                        float alpha, float beta, tcspmm_datatype b_type, tcspmm_datatype c_type,
+                        int reps, uint64_t seed, bench_result *out)
 {
     memset(out, 0, sizeof *out);
     if (reps < 3) reps = 3;
     out->reps = reps;
     int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
-    call c = {plan, NULL, 0, n, alpha, beta, NULL, NULL,
+    call f = {plan, NULL, 0, n, alpha, beta, NULL, NULL, TCSPMM_R_32F, TCSPMM_R_32F,
               row_major ? n : A->cols, row_major ? n : A->rows, layout};
+    call c = f;
+    c.b_type = b_type;
+    c.c_type = c_type;
     timer t = {0};
-    t.times = malloc((size_t)reps * (1 + CUSPARSE_PATH_NUM_ALGS) * sizeof(float));
+    t.times = malloc((size_t)reps * (2 + CUSPARSE_PATH_NUM_ALGS) * sizeof(float));
     tcspmm_status st = t.times ? gpu_timer_create(&t.gpu, NULL)
                                : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
-    if (!st) st = bench_upload_random((float **)&c.B, (size_t)A->cols * n, seed);
-    if (!st) st = bench_upload_random(&c.C, (size_t)A->rows * n, seed + 1);
-    if (!st) st = bench_all(&t, plan, A, &c, reps, out);
-    cudaFree((void *)c.B);
-    cudaFree(c.C);
+    if (!st) st = bench_upload_random((float **)&f.B, (size_t)A->cols * n, seed);
+    if (!st) st = bench_upload_random((float **)&f.C, (size_t)A->rows * n, seed + 1);
+    if (b_type == TCSPMM_R_32F) c.B = f.B;
+    else if (!st) st = bench_upload_random_typed((void **)&c.B, (size_t)A->cols * n, b_type, seed);
+    if (c_type == TCSPMM_R_32F) c.C = f.C;
+    else if (!st) st = bench_upload_random_typed(&c.C, (size_t)A->rows * n, c_type, seed + 1);
+    if (!st) st = bench_all(&t, plan, A, &c, &f, reps, out);
+    if (c.B != f.B) cudaFree((void *)c.B);
+    if (c.C != f.C) cudaFree(c.C);
+    cudaFree((void *)f.B);
+    cudaFree(f.C);
     gpu_timer_destroy(&t.gpu);
     free(t.times);
     return st;

@@ -9,7 +9,8 @@
 #include "tcspmm.h"
 
 typedef struct bench_result {
-    double time_ms;         /* median whole tcspmm_spmm call */
+    double time_ms;         /* median whole tcspmm_spmm_ex call, B and C of their types */
+    double float_ms;        /* the same with float B and C, where theirs are 16-bit; else -1 */
     double time_spread;     /* (p90 - p10) / median of our runs */
     double cusparse_ms;     /* median of the best cuSPARSE algorithm */
     const char *cusparse_alg;
@@ -21,12 +22,18 @@ typedef struct bench_result {
 } bench_result;
 
 /* Times plan (any GPU path) and cuSPARSE on A for B (cols x n) and C
- * (rows x n) in the given layout, with random B and C from seed. */
+ * (rows x n) in the given layout, with random B and C from seed: ours with
+ * elements of b_type and c_type (and, where one is 16-bit, also with floats),
+ * cuSPARSE with floats. The roofline counts B and C in their types. */
 tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
-                        float alpha, float beta, int reps, uint64_t seed, bench_result *out);
+                        float alpha, float beta, tcspmm_datatype b_type, tcspmm_datatype c_type,
+                        int reps, uint64_t seed, bench_result *out);
 
 /* *d = a new device array (cudaFree it) of count random floats from seed. */
 tcspmm_status bench_upload_random(float **d, size_t count, uint64_t seed);
+
+/* The same as elements of type t (16-bit ones: the same floats rounded). */
+tcspmm_status bench_upload_random_typed(void **d, size_t count, tcspmm_datatype t, uint64_t seed);
 
 /* Sorts ms[0..n) and returns the median (ms[n / 2]); for the host-side
  * timings of the tools, where n is small. */

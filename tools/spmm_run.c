@@ -32,6 +32,10 @@ static const char *usage =
     "  --path P          auto (default), cusparse, hrpb, sparse24 or cpu\n"
     "  --precision P     tf32 (default), fp32, bf16 or fp16\n"
     "  --layout L        row (default) or col: layout of B and C\n"
+    "  --b-type T, --c-type T\n"
+    "                    f32 (default), bf16 or fp16: element types of B and C in\n"
+    "                    --bench's timed calls (tcspmm_spmm_ex; cuSPARSE is timed\n"
+    "                    on float B and C, and so is ours once more: float_ms)\n"
     "  --alpha A         default 1\n"
     "  --beta B          default 0 (C starts random when beta != 0)\n"
     "  --tm T            HRPB panel rows, 16 (default) or 32\n"
@@ -68,6 +72,7 @@ typedef struct args {
     int64_t n;
     tcspmm_options opt;
     tcspmm_layout layout;
+    tcspmm_datatype b_type, c_type;
     float alpha, beta;
     int check, bench, info, json, reps, threads, transpose, new_values;
     uint64_t seed;
@@ -125,6 +130,12 @@ static int pick(const char *s, const char *const *names, int count)
     return -1;
 }
 
+/* The --b-type / --c-type name of an element type. */
+static const char *types_name(tcspmm_datatype t)
+{
+    return t == TCSPMM_R_16BF ? "bf16" : t == TCSPMM_R_16F ? "fp16" : "f32";
+}
+
 /* Returns 0 on success, else the exit status (help prints and returns -1). */
 static int parse_args(int argc, char **argv, args *a)
 {
@@ -132,9 +143,11 @@ static int parse_args(int argc, char **argv, args *a)
     static const char *const precisions[] = {"tf32", "fp32", "bf16", "fp16"};
     static const char *const layouts[] = {"row", "col"};
     static const char *const row_orders[] = {"natural", "clustered"};
+    static const char *const types[] = {"f32", "bf16", "fp16"}; /* as tcspmm_datatype */
     static const char *const valued[] = {"--n",       "--reps",      "--seed", "--alpha",
                                          "--beta",    "--tm",        "--threads", "--path",
-                                         "--precision", "--layout", "--row-order"};
+                                         "--precision", "--layout", "--row-order",
+                                         "--b-type", "--c-type"};
     /* The integer options among valued and their ranges (--tm: the library checks 16 or 32). */
     static const char *const integers[] = {"--n", "--reps", "--seed", "--tm", "--threads"};
     static const uint64_t int_lo[] = {1, 1, 0, 1, 1};
@@ -181,6 +194,10 @@ static int parse_args(int argc, char **argv, args *a)
                 a->layout = (tcspmm_layout)k;
             else if (!strcmp(s, "--row-order") && (k = pick(v, row_orders, COUNT(row_orders))) >= 0)
                 a->opt.row_order = (tcspmm_row_order)k;
+            else if (!strcmp(s, "--b-type") && (k = pick(v, types, COUNT(types))) >= 0)
+                a->b_type = (tcspmm_datatype)k;
+            else if (!strcmp(s, "--c-type") && (k = pick(v, types, COUNT(types))) >= 0)
+                a->c_type = (tcspmm_datatype)k;
             else {
                 fprintf(stderr, "spmm_run: bad value '%s' for %s (see --help)\n", v, s);
                 return 2;
@@ -190,6 +207,8 @@ static int parse_args(int argc, char **argv, args *a)
         else return die("unexpected argument '%s' (one FILE only)", s);
     }
     if (!a->file) return die("%s", "no FILE given (see --help)");
+    if ((a->b_type || a->c_type) && !a->bench)
+        return die("%s", "--b-type and --c-type set the types of --bench's timed calls: add --bench");
     a->opt.expected_n = a->n;
     a->opt.host_threads = a->threads;
     if (a->threads) omp_set_num_threads(a->threads);
@@ -468,7 +487,9 @@ static int run(const args *a, const tcspmm_csr *A, const tcspmm_csr *source, tcs
     }
     if (!status && a->bench) {
         double flops = 2.0 * (double)A->nnz * (double)a->n;
-        if (info.path == TCSPMM_PATH_CPU) {
+        if (info.path == TCSPMM_PATH_CPU && (a->b_type || a->c_type)) {
+            status = die("%s", "--b-type and --c-type need a plan with a GPU");
+        } else if (info.path == TCSPMM_PATH_CPU) {
             double ms = 0;
             int reps = 0;
             st = bench_cpu(plan, a, A->rows, A->cols, B, C, &ms, &reps);
@@ -483,11 +504,15 @@ static int run(const args *a, const tcspmm_csr *A, const tcspmm_csr *source, tcs
             }
         } else {
             bench_result b;
-            st = bench_gpu(plan, A, a->n, a->layout, a->alpha, a->beta, a->reps, a->seed, &b);
+            st = bench_gpu(plan, A, a->n, a->layout, a->alpha, a->beta, a->b_type, a->c_type,
+                           a->reps, a->seed, &b);
             if (st) status = lib_error("benchmark", st);
             else {
                 record_num(r, "time_ms", b.time_ms);
                 record_num(r, "time_spread", b.time_spread);
+                record_str(r, "b_type", types_name(a->b_type));
+                record_str(r, "c_type", types_name(a->c_type));
+                if (b.float_ms >= 0) record_num(r, "float_ms", b.float_ms);
                 record_num(r, "gflops", flops / (b.time_ms * 1e-3) / 1e9);
                 record_num(r, "cusparse_ms", b.cusparse_ms);
                 record_str(r, "cusparse_alg", b.cusparse_alg);
@@ -508,6 +533,10 @@ static int run(const args *a, const tcspmm_csr *A, const tcspmm_csr *source, tcs
                            tcspmm_path_name(path_run), b.time_ms, flops / (b.time_ms * 1e-3) / 1e9,
                            100 * b.roofline_frac, b.cusparse_alg, b.cusparse_ms,
                            flops / (b.cusparse_ms * 1e-3) / 1e9, b.cusparse_ms / b.time_ms);
+                if (!a->json && b.float_ms >= 0)
+                    printf("bench: B %s, C %s; ours with float B and C %.4f ms (%.2fx this)\n",
+                           types_name(a->b_type), types_name(a->c_type), b.float_ms,
+                           b.float_ms / b.time_ms);
             }
         }
     }

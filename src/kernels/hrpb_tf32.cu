@@ -719,36 +719,6 @@ extern "C" tcspmm_status hrpb_gpu_occupancy(int64_t n, int panel_rows, tcspmm_pr
     return deep_blocks_per_sm(panel_rows, warps, split, blocks_per_sm);
 }
 
-/* A memory pool on the current device that keeps the memory it has held,
- * or NULL where the device has no stream-ordered pools or none can be made
- * (then a column-major B is read where it lies, transpose_b). The device's
- * default pool hands unused memory back to the driver at every
- * synchronization (release threshold 0), and mapping a B-sized transpose
- * again made column-major products that synchronize between calls up to
- * 2.9x slower on an H100 (bench/results/colmajor-2026-11-26/). */
-static cudaMemPool_t create_scratch_pool(void)
-{
-    cudaMemPoolProps props = {};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    int pools = 0;
-    cudaMemPool_t pool = NULL;
-    uint64_t keep = UINT64_MAX;
-    if (cudaGetDevice(&props.location.id) != cudaSuccess ||
-        cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, props.location.id) !=
-            cudaSuccess ||
-        !pools || cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
-        cudaGetLastError(); /* the plan goes on without it */
-        return NULL;
-    }
-    if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
-        cudaGetLastError();
-        cudaMemPoolDestroy(pool);
-        return NULL;
-    }
-    return pool;
-}
-
 extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
                                             tcspmm_precision precision)
 {
@@ -786,7 +756,7 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     /* every kernel of this file is compiled for the same architectures */
     g->dependent_launch =
         dependent_launch_supported((const void *)kernel_for(16, 1, false, true, g->split));
-    if (!g->scratch) g->scratch = create_scratch_pool();
+    if (!g->scratch) g->scratch = device_keeping_pool();
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
     int device = 0, sms = 0;
