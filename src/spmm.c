@@ -113,22 +113,30 @@ static tcspmm_status run_path(tcspmm_plan *plan, tcspmm_path path, int64_t n, fl
     }
 }
 
-/* tcspmm_spmm_ex's product, its arguments checked, on the plan's device. */
+/* Refuses a caller's C, and B where the product reads it (reads_b), that
+ * is not device memory, asking the runtime once per new pointer: solvers
+ * reuse buffers. */
+static tcspmm_status check_operands(tcspmm_plan *plan, const void *dB, const void *dC, int reads_b)
+{
+    const char *instead = "use tcspmm_spmm_host for host arrays";
+    if (dC != plan->checked_C) {
+        TCSPMM_TRY(check_device_pointer(dC, "tcspmm_spmm: C", instead));
+        plan->checked_C = dC;
+    }
+    if (reads_b && plan->info.cols > 0 && dB != plan->checked_B) {
+        TCSPMM_TRY(check_device_pointer(dB, "tcspmm_spmm: B", instead));
+        plan->checked_B = dB;
+    }
+    return TCSPMM_SUCCESS;
+}
+
+/* tcspmm_spmm_ex's product where A*B adds something (alpha != 0, A with
+ * entries), on checked B and C of types the plan's kernels take, on the
+ * plan's device. */
 static tcspmm_status product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
                              int sp24_b, int64_t ldb, float beta, void *dC, int sp24_c,
                              int64_t ldc, tcspmm_layout layout, void *stream)
 {
-    if (dC != plan->checked_C) { /* solvers reuse buffers: ask once */
-        TCSPMM_TRY(check_device_pointer(dC, "tcspmm_spmm: C", "use tcspmm_spmm_host for host arrays"));
-        plan->checked_C = dC;
-    }
-    if (alpha == 0.0f || plan->info.nnz == 0) /* A*B adds nothing: B is not read */
-        return dense_scale(dC, sp24_c, plan->info.rows, n, ldc, layout == TCSPMM_LAYOUT_ROW_MAJOR,
-                           beta, stream);
-    if (plan->info.cols > 0 && dB != plan->checked_B) {
-        TCSPMM_TRY(check_device_pointer(dB, "tcspmm_spmm: B", "use tcspmm_spmm_host for host arrays"));
-        plan->checked_B = dB;
-    }
     tcspmm_path path = plan->info.path;
     cudaEvent_t timed = NULL; /* recorded after this call's product (path_trial.h) */
     if (path == TCSPMM_PATH_AUTO) { /* measured: this shape's faster path, or HRPB until then */
@@ -172,8 +180,6 @@ static tcspmm_status product_through_float(tcspmm_plan *plan, int64_t n, float a
                                            int64_t ldc, tcspmm_layout layout, void *stream)
 {
     const int b_code = data_code(b_type), c_code = data_code(c_type);
-    if (alpha == 0.0f || plan->info.nnz == 0) /* C = beta * C in its own type */
-        return product(plan, n, alpha, dB, b_code, ldb, beta, dC, c_code, ldc, layout, stream);
     const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     const int64_t rows = plan->info.rows, cols = plan->info.cols;
     const int64_t ldb32 = row_major ? n : cols > 1 ? cols : 1, ldc32 = row_major ? n : rows;
@@ -182,18 +188,12 @@ static tcspmm_status product_through_float(tcspmm_plan *plan, int64_t n, float a
     float *B32 = NULL, *C32 = NULL;
     tcspmm_status st = TCSPMM_SUCCESS;
     if (wide_b) {
-        st = check_device_pointer(dB, "tcspmm_spmm: B", "use tcspmm_spmm_host for host arrays");
-        if (!st) st = scratch_alloc(plan, &B32, (size_t)cols * (size_t)n * sizeof(float), s);
-        plan->checked_B = B32; /* device memory, which a stream's capture cannot ask about */
+        st = scratch_alloc(plan, &B32, (size_t)cols * (size_t)n * sizeof(float), s);
         if (!st)
             st = dense_add_converted(dB, b_code, ldb, B32, SP24_DATA_FP32, ldb32, cols, n,
                                      row_major, 0.0f, s);
     }
-    if (!st && wide_c) {
-        st = check_device_pointer(dC, "tcspmm_spmm: C", "use tcspmm_spmm_host for host arrays");
-        if (!st) st = scratch_alloc(plan, &C32, (size_t)rows * (size_t)n * sizeof(float), s);
-        plan->checked_C = C32;
-    }
+    if (!st && wide_c) st = scratch_alloc(plan, &C32, (size_t)rows * (size_t)n * sizeof(float), s);
     if (!st)
         st = product(plan, n, alpha, B32 ? B32 : dB, B32 ? SP24_DATA_FP32 : b_code,
                      B32 ? ldb32 : ldb, C32 ? 0.0f : beta, C32 ? C32 : dC,
@@ -235,12 +235,17 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     if (n == 0 || plan->info.rows == 0) return call_scope_check_pending("tcspmm_spmm");
     call_scope scope;
     TCSPMM_TRY(call_scope_open(&scope, plan->device, "tcspmm_spmm"));
-    const int direct = read_directly(plan, b_type) && read_directly(plan, c_type);
-    tcspmm_status st =
-        direct ? product(plan, n, alpha, dB, data_code(b_type), ldb, beta, dC, data_code(c_type),
-                         ldc, layout, stream)
-               : product_through_float(plan, n, alpha, dB, b_type, ldb, beta, dC, c_type, ldc,
-                                       layout, stream);
+    const int adds = alpha != 0.0f && plan->info.nnz > 0; /* else B is not read */
+    tcspmm_status st = check_operands(plan, dB, dC, adds);
+    if (!st && !adds)
+        st = dense_scale(dC, data_code(c_type), plan->info.rows, n, ldc,
+                         layout == TCSPMM_LAYOUT_ROW_MAJOR, beta, stream);
+    else if (!st && read_directly(plan, b_type) && read_directly(plan, c_type))
+        st = product(plan, n, alpha, dB, data_code(b_type), ldb, beta, dC, data_code(c_type), ldc,
+                     layout, stream);
+    else if (!st)
+        st = product_through_float(plan, n, alpha, dB, b_type, ldb, beta, dC, c_type, ldc, layout,
+                                   stream);
     call_scope_leave(&scope);
     return st;
 }

@@ -13,7 +13,8 @@
 
 typedef struct timer {
     gpu_timer gpu;
-    float *times; /* reps of them per contender: ours, then each cuSPARSE algorithm */
+    float *times; /* reps of them per contender: ours, each cuSPARSE algorithm, then
+                     (16-bit operands) ours with float B and C */
 } timer;
 
 /* One timed call of either tcspmm_spmm_ex (cusparse == NULL) or cuSPARSE
@@ -69,29 +70,26 @@ static tcspmm_status copy_bandwidth(timer *t, double *gbs)
 
 tcspmm_status bench_upload_random(float **d, size_t count, uint64_t seed)
 {
-    float *h = malloc((count ? count : 1) * sizeof(float));
-    if (!h) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
-    rng_fill(h, count, seed);
-    tcspmm_status st = TCSPMM_CUDA(cudaMalloc((void **)d, (count ? count : 1) * sizeof(float)));
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(*d, h, count * sizeof(float), cudaMemcpyHostToDevice));
-    free(h);
-    return st;
+    return bench_upload_random_typed((void **)d, count, TCSPMM_R_32F, seed);
 }
 
 tcspmm_status bench_upload_random_typed(void **d, size_t count, tcspmm_datatype t, uint64_t seed)
 {
-    if (t == TCSPMM_R_32F) return bench_upload_random((float **)d, count, seed);
-    const tcspmm_precision p = t == TCSPMM_R_16BF ? TCSPMM_PRECISION_BF16 : TCSPMM_PRECISION_FP16;
+    const size_t bytes = (count ? count : 1) * type_bytes(t);
     float *h = malloc((count ? count : 1) * sizeof(float));
-    uint16_t *bits = malloc((count ? count : 1) * sizeof(uint16_t));
-    tcspmm_status st = h && bits ? TCSPMM_SUCCESS
-                                 : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
-    if (!st) {
-        rng_fill(h, count, seed);
-        for (size_t i = 0; i < count; i++) bits[i] = sp24_half_bits(h[i], p);
-        st = TCSPMM_CUDA(cudaMalloc(d, (count ? count : 1) * sizeof(uint16_t)));
+    uint16_t *bits = t == TCSPMM_R_32F ? NULL : malloc(bytes);
+    if (!h || (t != TCSPMM_R_32F && !bits)) {
+        free(h);
+        free(bits);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
     }
-    if (!st) st = TCSPMM_CUDA(cudaMemcpy(*d, bits, count * sizeof(uint16_t), cudaMemcpyHostToDevice));
+    rng_fill(h, count, seed);
+    const tcspmm_precision p = t == TCSPMM_R_16BF ? TCSPMM_PRECISION_BF16 : TCSPMM_PRECISION_FP16;
+    for (size_t i = 0; bits && i < count; i++) bits[i] = sp24_half_bits(h[i], p);
+    tcspmm_status st = TCSPMM_CUDA(cudaMalloc(d, bytes));
+    if (!st)
+        st = TCSPMM_CUDA(cudaMemcpy(*d, bits ? (const void *)bits : h, count * type_bytes(t),
+                                    cudaMemcpyHostToDevice));
     free(h);
     free(bits);
     return st;
