@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "gpu_timer.h"
+#include "kernels/sp24_gpu.h"
 
 void path_trial_init(path_trial *t, int at_first_call)
 {
@@ -69,8 +70,8 @@ static tcspmm_status read_timing(path_trial_shape *s)
 /* The HRPB kernel as the rival of cuSPARSE's algorithms in a race. */
 static tcspmm_status run_hrpb(const void *hrpb, const gpu_product *o)
 {
-    return hrpb_gpu_spmm(hrpb, o->n, o->alpha, o->B, o->ldb, o->beta, o->C, o->ldc, o->layout,
-                         o->stream);
+    return hrpb_gpu_spmm(hrpb, o->n, o->alpha, o->B, SP24_DATA_FP32, o->ldb, o->beta, o->C,
+                         o->ldc, o->layout, o->stream);
 }
 
 /* The measurement of a shape: cuSPARSE's algorithms and the HRPB kernel in

@@ -81,13 +81,24 @@ static int data_code(tcspmm_datatype t)
 /* Whether the plan's kernels read or write elements of type t as they are:
  * floats on every path, a 16-bit type only on the sparse24 path with that
  * precision. Other 16-bit operands go through float scratch
- * (product_through_float). */
+ * (product_through_float), but for B on HRPB plans (reads_b_directly). */
 static int read_directly(const tcspmm_plan *plan, tcspmm_datatype t)
 {
     if (t == TCSPMM_R_32F) return 1;
     if (plan->info.path != TCSPMM_PATH_SPARSE24) return 0;
     return (t == TCSPMM_R_16BF && plan->info.precision == TCSPMM_PRECISION_BF16) ||
            (t == TCSPMM_R_16F && plan->info.precision == TCSPMM_PRECISION_FP16);
+}
+
+/* read_directly for B at dB, which the HRPB kernel of a TF32 plan also
+ * reads in bf16 and fp16 where it is row-major and its rows are 8-byte
+ * aligned (hrpb_gpu_reads_b). */
+static int reads_b_directly(const tcspmm_plan *plan, tcspmm_datatype t, const void *dB,
+                            int64_t ldb, tcspmm_layout layout)
+{
+    return read_directly(plan, t) ||
+           (plan->info.path == TCSPMM_PATH_HRPB &&
+            hrpb_gpu_reads_b(plan->hrpb_dev, data_code(t), dB, ldb, layout));
 }
 
 /* Enqueues the product on one path of the plan. */
@@ -103,7 +114,8 @@ static tcspmm_status run_path(tcspmm_plan *plan, tcspmm_path path, int64_t n, fl
         return cusparse_path_spmm(plan->cusparse, alg, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
     }
     case TCSPMM_PATH_HRPB:
-        return hrpb_gpu_spmm(plan->hrpb_dev, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
+        return hrpb_gpu_spmm(plan->hrpb_dev, n, alpha, dB, sp24_b, ldb, beta, dC, ldc, layout,
+                             stream);
     case TCSPMM_PATH_SPARSE24:
         return sp24_gpu_spmm(plan->sp24_dev, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc,
                              layout, stream);
@@ -170,9 +182,9 @@ static tcspmm_status scratch_alloc(tcspmm_plan *plan, float **p, size_t bytes, c
 }
 
 /* The product with a B or C of a type the plan's kernels do not take
- * (read_directly): such a B is widened into packed float scratch (exact:
- * every bf16 and fp16 value is a TF32 value), the product goes into float
- * scratch for such a C, and C = that + beta * C is then rounded to C's type
+ * (read_directly, reads_b_directly): such a B is widened into packed float
+ * scratch (exact: every bf16 and fp16 value is a TF32 value), the product
+ * goes into float scratch for such a C, and C = that + beta * C is then rounded to C's type
  * to nearest even once. The scratch is freed in stream order. */
 static tcspmm_status product_through_float(tcspmm_plan *plan, int64_t n, float alpha,
                                            const void *dB, tcspmm_datatype b_type, int64_t ldb,
@@ -183,7 +195,8 @@ static tcspmm_status product_through_float(tcspmm_plan *plan, int64_t n, float a
     const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     const int64_t rows = plan->info.rows, cols = plan->info.cols;
     const int64_t ldb32 = row_major ? n : cols > 1 ? cols : 1, ldc32 = row_major ? n : rows;
-    const int wide_b = !read_directly(plan, b_type) && cols > 0, wide_c = !read_directly(plan, c_type);
+    const int wide_b = !reads_b_directly(plan, b_type, dB, ldb, layout) && cols > 0;
+    const int wide_c = !read_directly(plan, c_type);
     cudaStream_t s = (cudaStream_t)stream;
     float *B32 = NULL, *C32 = NULL;
     tcspmm_status st = TCSPMM_SUCCESS;
@@ -240,7 +253,7 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     if (!st && !adds)
         st = dense_scale(dC, data_code(c_type), plan->info.rows, n, ldc,
                          layout == TCSPMM_LAYOUT_ROW_MAJOR, beta, stream);
-    else if (!st && read_directly(plan, b_type) && read_directly(plan, c_type))
+    else if (!st && reads_b_directly(plan, b_type, dB, ldb, layout) && read_directly(plan, c_type))
         st = product(plan, n, alpha, dB, data_code(b_type), ldb, beta, dC, data_code(c_type), ldc,
                      layout, stream);
     else if (!st)

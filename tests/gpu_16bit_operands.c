@@ -1,6 +1,8 @@
 /* gpu_16bit_operands.c: tcspmm_spmm_ex with bf16 and fp16 B and C on plans
  * whose kernels take floats (HRPB in TF32 and FP32, cuSPARSE, a measured auto
- * plan, sparse24 in tf32), which take them through float copies: every pair
+ * plan, sparse24 in tf32), which take them through float copies, but for a
+ * B that HRPB's TF32 kernel reads as it is (row-major, ldb a multiple of 4:
+ * here all n but 7): every pair
  * of B and C types with a 16-bit one, both layouts, n = 1, 7, 33 and 129
  * with leading dimensions 3 past the minimum, n = 32 with none (the copies
  * move four elements at a time along one line) and n = 36 with 4 (four at a

@@ -1,12 +1,13 @@
 /* gpu_hrpb.c: the HRPB TF32 kernel on the device against the float64
  * reference (within 1e-3, and within 1e-4 of the product of A and B
- * rounded to TF32, which catches a wrong rounding): the generated edge cases at every N of the list, both panel
- * heights, A's row order and the clustered one (row_order.h), both layouts,
+ * rounded to TF32, which catches a wrong rounding): the generated edge
+ * cases at every N of the list, both panel heights, A's row order and the clustered one (row_order.h), both layouts,
  * leading dimensions above the minimum, beta zero and not, both ways of
  * reading a column-major B, two and three copy stages, heavily split
  * panels, repeat runs (the two stage counts give the same answer), and the
  * bundled matrices of data/ (both row orders); and the FP32 (3xTF32)
- * kernels with two and three copy stages forced, within 1e-5. C is poisoned
+ * kernels with two and three copy stages forced, within 1e-5; a bf16 and
+ * fp16 B read as it is, and the B it refuses. C is poisoned
  * with NaN before every run (its padding too, which must stay untouched).
  *
  * `gpu_hrpb --quick` runs a quarter of the N list (for compute-sanitizer);
@@ -28,6 +29,7 @@
 #include "format/sparse24.h"
 #include "harness.h"
 #include "kernels/hrpb_gpu_internal.h"
+#include "kernels/sp24_gpu.h"
 #include "loadbalance/wave_split.h"
 #include "matgen.h"
 #include "reference.h"
@@ -50,6 +52,8 @@ typedef struct run_desc {
     float alpha, beta;
     hrpb_colb_mode colb;
     hrpb_stages_mode stages;
+    int b_type;        /* SP24_DATA_FP32 (0), or _BF16 / _FP16: B rounded to it and read as such */
+    int64_t b_shift;   /* B starts this many elements past its allocation (16-byte aligned) */
 } run_desc;
 
 /* A's HRPB with its virtual panels, on both sides. */
@@ -125,6 +129,26 @@ static tcspmm_status rounded_reference(const tcspmm_csr *A, const run_desc *d, c
     return st;
 }
 
+/* The precision whose rounding gives a 16-bit B type's values. */
+static tcspmm_precision half_precision(int b_type)
+{
+    return b_type == SP24_DATA_BF16 ? TCSPMM_PRECISION_BF16 : TCSPMM_PRECISION_FP16;
+}
+
+/* B (nb floats, already rounded to b_type) to the device at dB as elements
+ * of b_type. */
+static tcspmm_status upload_b(const float *B, int64_t nb, int b_type, void *dB)
+{
+    if (b_type == SP24_DATA_FP32)
+        return TCSPMM_CUDA(cudaMemcpy(dB, B, (size_t)nb * 4, cudaMemcpyHostToDevice));
+    uint16_t *h = malloc((size_t)(nb > 0 ? nb : 1) * 2);
+    if (!h) return TCSPMM_ERROR_HOST_OUT_OF_MEMORY;
+    for (int64_t e = 0; e < nb; e++) h[e] = sp24_half_bits(B[e], half_precision(b_type));
+    const tcspmm_status st = TCSPMM_CUDA(cudaMemcpy(dB, h, (size_t)nb * 2, cudaMemcpyHostToDevice));
+    free(h);
+    return st;
+}
+
 /* FP32 mode against the exact product: it lands near 2e-7, TF32 near 3e-4. */
 #define FP32_TOL 1e-5
 
@@ -150,6 +174,8 @@ static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_des
     int ok = B && C && ref && (ref_rounded || !tf32);
     if (ok) {
         rng_fill(B, (size_t)nb, seed);
+        if (d->b_type != SP24_DATA_FP32)
+            for (int64_t e = 0; e < nb; e++) B[e] = sp24_round(B[e], half_precision(d->b_type));
         for (int64_t e = 0; e < nc; e++) C[e] = e % ldc < inner ? NAN : TESTS_GAP_VALUE;
         if (d->beta != 0.0f) {
             uint64_t s = seed ^ 0x5eedc0ffeeull;
@@ -163,13 +189,16 @@ static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_des
         ok = st == TCSPMM_SUCCESS;
     }
     if (ok) {
-        tcspmm_status st = TCSPMM_CUDA(cudaMalloc((void **)&dB, (size_t)(nb > 0 ? nb : 1) * 4));
+        const size_t eb = d->b_type == SP24_DATA_FP32 ? 4 : 2;
+        tcspmm_status st =
+            TCSPMM_CUDA(cudaMalloc((void **)&dB, (size_t)(nb + d->b_shift + 1) * eb));
         if (!st) st = TCSPMM_CUDA(cudaMalloc((void **)&dC, (size_t)(nc > 0 ? nc : 1) * 4));
-        if (!st) st = TCSPMM_CUDA(cudaMemcpy(dB, B, (size_t)nb * 4, cudaMemcpyHostToDevice));
+        void *b_at = (char *)dB + d->b_shift * eb;
+        if (!st) st = upload_b(B, nb, d->b_type, b_at);
         if (!st) st = TCSPMM_CUDA(cudaMemcpy(dC, C, (size_t)nc * 4, cudaMemcpyHostToDevice));
         if (!st)
-            st = hrpb_gpu_spmm_mode(g, n, d->alpha, dB, ldb, d->beta, dC, ldc, d->layout, d->colb,
-                                    d->stages, NULL);
+            st = hrpb_gpu_spmm_mode(g, n, d->alpha, b_at, d->b_type, ldb, d->beta, dC, ldc,
+                                    d->layout, d->colb, d->stages, NULL);
         if (!st) st = TCSPMM_CUDA(cudaDeviceSynchronize());
         if (!st) st = TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)nc * 4, cudaMemcpyDeviceToHost));
         CHECK_OK(st);
@@ -213,11 +242,11 @@ static void check_run(const tcspmm_csr *A, const hrpb_gpu *g, const run_desc *d,
     CHECK(res.pass);
     if (!res.pass && failures_printed++ < 20)
         fprintf(stderr,
-                "  %s TM=%d N=%lld %s ld+%lld alpha=%g beta=%g colb=%d: rel_err %.3g, %lld "
-                "non-finite\n",
+                "  %s TM=%d N=%lld %s ld+%lld alpha=%g beta=%g colb=%d B type %d+%lld: "
+                "rel_err %.3g, %lld non-finite\n",
                 what, tm, (long long)d->n, d->layout ? "col-major" : "row-major",
-                (long long)d->ld_pad, d->alpha, d->beta, (int)d->colb, res.rel_err,
-                (long long)res.nonfinite);
+                (long long)d->ld_pad, d->alpha, d->beta, (int)d->colb, d->b_type,
+                (long long)d->b_shift, res.rel_err, (long long)res.nonfinite);
 }
 
 /* d (ld_pad 0) with three copy stages and with two, on the same inputs:
@@ -273,7 +302,7 @@ static void test_edge_cases(void)
                     int k = ci + ni + tm / 16 + clustered;
                     run_desc d = {test_ns[ni], (tcspmm_layout)(k % 2), (k / 2) % 2 ? 3 : 0,
                                   1.25f, (k / 6) % 2 ? -0.75f : 0.0f, (hrpb_colb_mode)(k % 3),
-                                  (hrpb_stages_mode)((ci + ni) % 3)};
+                                  (hrpb_stages_mode)((ci + ni) % 3), SP24_DATA_FP32, 0};
                     check_run(&A, m.g, &d, seed++, name, tm);
                     met |= 1u << (2 * (d.layout == TCSPMM_LAYOUT_ROW_MAJOR ? 0 : 1 + d.colb) +
                                   (d.beta != 0.0f));
@@ -307,13 +336,14 @@ static void test_split_panels(void)
                         const float betas[3] = {0.0f, 1.0f, 0.5f};
                         run_desc d = {test_ns[ni], (tcspmm_layout)layout, ni % 4 ? 0 : 5,
                                       -0.5f, betas[bi], (hrpb_colb_mode)((ni + bi) % 3),
-                                      (hrpb_stages_mode)((ni / 2 + layout + bi) % 3)};
+                                      (hrpb_stages_mode)((ni / 2 + layout + bi) % 3),
+                                      SP24_DATA_FP32, 0};
                         check_run(&A, m.g, &d, seed++, "split panels", tm);
                     }
             /* Two runs on the same inputs, with three copy stages and with
              * two: same answer within rounding. */
             run_desc d = {128, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO,
-                          HRPB_STAGES_AUTO};
+                          HRPB_STAGES_AUTO, SP24_DATA_FP32, 0};
             check_stages_agree(&A, m.g, &d, 42, 1e-5, "split panels");
         }
         device_matrix_free(&m);
@@ -342,7 +372,7 @@ static void test_fp32_stages(void)
         for (int ni = first; !st && ni <= last; ni++) {
             const int k = ci + ni;
             run_desc d = {ns[ni], (tcspmm_layout)(k % 2), 0, 1.25f, k % 3 ? -0.75f : 0.0f,
-                          HRPB_COLB_AUTO, HRPB_STAGES_AUTO};
+                          HRPB_COLB_AUTO, HRPB_STAGES_AUTO, SP24_DATA_FP32, 0};
             check_stages_agree(&A, m.g, &d, seed++, 1e-6, name);
         }
         device_matrix_free(&m);
@@ -357,11 +387,47 @@ static void test_fp32_stages(void)
     for (int ni = first; !st && ni <= last; ni++)
         for (int layout = 0; layout < 2; layout++) {
             run_desc d = {ns[ni], (tcspmm_layout)layout, 0, -0.5f, layout ? 0.5f : 0.0f,
-                          HRPB_COLB_AUTO, HRPB_STAGES_AUTO};
+                          HRPB_COLB_AUTO, HRPB_STAGES_AUTO, SP24_DATA_FP32, 0};
             check_stages_agree(&A, m.g, &d, seed++, 1e-6, "fp32 split panels");
         }
     device_matrix_free(&m);
     tcspmm_csr_free(&A);
+}
+
+/* A bf16 or fp16 B read by the TF32 kernel as it is (hrpb_gpu_reads_b): the
+ * generated edge cases at both panel heights and panels split across a
+ * pretend GPU, N of the list, row-major B with ldb the smallest multiple of
+ * 4 or 4 more, B on a 16-byte boundary or 8 bytes past one, two and three
+ * copy stages, beta zero and not; each within 1e-3 of the exact product and
+ * 1e-4 of the TF32-rounded one (bf16 and fp16 values are TF32 values, so a
+ * misread element shows), C poisoned and its padding kept. */
+static void test_16bit_b(void)
+{
+    uint64_t seed = 9000;
+    for (int ci = 0; ci <= matgen_num_cases(); ci++) {
+        tcspmm_csr A;
+        const char *name = "split panels";
+        const int split = ci == matgen_num_cases();
+        CHECK_OK(split ? heavy_panel_matrix(&A) : matgen_case(ci, 177 + ci, &A, &name));
+        for (int tm = 16; tm <= 32; tm += 16) {
+            device_matrix m;
+            tcspmm_status st =
+                split ? device_matrix_split(&A, tm, 0, TCSPMM_PRECISION_TF32, &m)
+                      : device_matrix_make(&A, tm, 0, 1, 132, 4, TCSPMM_PRECISION_TF32, &m);
+            CHECK_OK(st);
+            for (int ni = (ci + tm / 16) % (2 * n_step); !st && ni < NUM_NS; ni += 2 * n_step) {
+                const int k = ci + ni + tm / 16;
+                const int64_t n = test_ns[ni];
+                run_desc d = {n, TCSPMM_LAYOUT_ROW_MAJOR, (4 - n % 4) % 4 + (k / 2 % 2 ? 4 : 0),
+                              -1.25f, k % 3 ? 0.5f : 0.0f, HRPB_COLB_AUTO,
+                              k / 3 % 2 ? HRPB_STAGES_SHALLOW : HRPB_STAGES_DEEP,
+                              k % 2 ? SP24_DATA_BF16 : SP24_DATA_FP16, k / 4 % 2 ? 4 : 0};
+                check_run(&A, m.g, &d, seed++, name, tm);
+            }
+            device_matrix_free(&m);
+        }
+        tcspmm_csr_free(&A);
+    }
 }
 
 /* The other arguments: a bad leading dimension is refused with a message. */
@@ -376,17 +442,41 @@ static void test_arguments(void)
         float *dB = NULL, *dC = NULL;
         CUDA_OK(cudaMalloc((void **)&dB, 30 * 64 * 4));
         CUDA_OK(cudaMalloc((void **)&dC, 40 * 64 * 4));
-        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, 63, 0.0f, dC, 64, TCSPMM_LAYOUT_ROW_MAJOR, NULL) ==
-              TCSPMM_ERROR_INVALID_ARGUMENT);
+        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, SP24_DATA_FP32, 63, 0.0f, dC, 64,
+                            TCSPMM_LAYOUT_ROW_MAJOR, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
         CHECK(strstr(tcspmm_last_error(), "ldb") != NULL);
-        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, 30, 0.0f, dC, 39, TCSPMM_LAYOUT_COL_MAJOR, NULL) ==
-              TCSPMM_ERROR_INVALID_ARGUMENT);
+        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, SP24_DATA_FP32, 30, 0.0f, dC, 39,
+                            TCSPMM_LAYOUT_COL_MAJOR, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
         /* A non-default stream. */
         cudaStream_t s;
         CUDA_OK(cudaStreamCreate(&s));
-        CHECK_OK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, 64, 0.0f, dC, 64, TCSPMM_LAYOUT_ROW_MAJOR, s));
+        CHECK_OK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, SP24_DATA_FP32, 64, 0.0f, dC, 64,
+                               TCSPMM_LAYOUT_ROW_MAJOR, s));
         CUDA_OK(cudaStreamSynchronize(s));
         CUDA_OK(cudaStreamDestroy(s));
+        /* A 16-bit B: row-major, 8-byte aligned, ldb a multiple of 4 only. */
+        const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR, col = TCSPMM_LAYOUT_COL_MAJOR;
+        CHECK_OK(hrpb_gpu_spmm(m.g, 62, 1.0f, dB, SP24_DATA_BF16, 64, 0.0f, dC, 64, row, NULL));
+        CHECK_OK(hrpb_gpu_spmm(m.g, 62, 1.0f, (char *)dB + 8, SP24_DATA_FP16, 64, 0.0f, dC, 64,
+                               row, NULL));
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, (char *)dB + 2, SP24_DATA_BF16, 64, 0.0f, dC, 64, row,
+                            NULL) == TCSPMM_ERROR_UNSUPPORTED);
+        CHECK(strstr(tcspmm_last_error(), "8-byte") != NULL);
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, dB, SP24_DATA_FP16, 62, 0.0f, dC, 64, row, NULL) ==
+              TCSPMM_ERROR_UNSUPPORTED);
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, dB, SP24_DATA_BF16, 32, 0.0f, dC, 40, col, NULL) ==
+              TCSPMM_ERROR_UNSUPPORTED);
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, dB, 7, 64, 0.0f, dC, 64, row, NULL) ==
+              TCSPMM_ERROR_UNSUPPORTED);
+        device_matrix fp32;
+        const tcspmm_status made =
+            device_matrix_make(&A, 16, 0, 1, 132, 4, TCSPMM_PRECISION_FP32, &fp32);
+        CHECK_OK(made);
+        if (!made)
+            CHECK(hrpb_gpu_spmm(fp32.g, 62, 1.0f, dB, SP24_DATA_BF16, 64, 0.0f, dC, 64, row,
+                                NULL) == TCSPMM_ERROR_UNSUPPORTED);
+        device_matrix_free(&fp32);
+        CUDA_OK(cudaDeviceSynchronize());
         cudaFree(dB);
         cudaFree(dC);
     }
@@ -400,7 +490,8 @@ static void randomize_values(tcspmm_csr *A, uint64_t seed)
     rng_fill(A->values, (size_t)A->nnz, seed);
 }
 
-/* Every .mtx / .mtx.gz of the bundled data directory, N = 32 and 129. */
+/* Every .mtx / .mtx.gz of the bundled data directory, N = 32 and 129, and
+ * 128 with a bf16 B 8 bytes past a 16-byte boundary. */
 static void test_bundled(void)
 {
     const char *dir = getenv("TCSPMM_DATA");
@@ -426,10 +517,15 @@ static void test_bundled(void)
             if (!st) {
                 /* A's order with two copy stages, clustered with three. */
                 const hrpb_stages_mode stages = clustered ? HRPB_STAGES_DEEP : HRPB_STAGES_SHALLOW;
-                run_desc d1 = {32, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO, stages};
-                run_desc d2 = {129, TCSPMM_LAYOUT_COL_MAJOR, 1, 2.0f, 0.5f, HRPB_COLB_AUTO, stages};
+                run_desc d1 = {32, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.0f, HRPB_COLB_AUTO,
+                               stages, SP24_DATA_FP32, 0};
+                run_desc d2 = {129, TCSPMM_LAYOUT_COL_MAJOR, 1, 2.0f, 0.5f, HRPB_COLB_AUTO,
+                               stages, SP24_DATA_FP32, 0};
+                run_desc d3 = {128, TCSPMM_LAYOUT_ROW_MAJOR, 0, 1.0f, 0.25f, HRPB_COLB_AUTO,
+                               stages, SP24_DATA_BF16, 4};
                 check_run(&A, m.g, &d1, 600 + found + 50 * clustered, e->d_name, 16);
                 check_run(&A, m.g, &d2, 700 + found + 50 * clustered, e->d_name, 16);
+                check_run(&A, m.g, &d3, 800 + found + 50 * clustered, e->d_name, 16);
             }
             device_matrix_free(&m);
         }
@@ -501,8 +597,8 @@ static tcspmm_status timed_call_run(const timed_call *c)
     if (c->cusparse)
         return cusparse_path_spmm(c->cusparse, c->alg, c->n, 1.0f, c->dB, c->ldb, 0.0f, c->dC,
                                   c->ldc, c->layout, NULL);
-    return hrpb_gpu_spmm_mode(c->g, c->n, 1.0f, c->dB, c->ldb, 0.0f, c->dC, c->ldc, c->layout,
-                              c->colb, HRPB_STAGES_AUTO, NULL);
+    return hrpb_gpu_spmm_mode(c->g, c->n, 1.0f, c->dB, SP24_DATA_FP32, c->ldb, 0.0f, c->dC,
+                              c->ldc, c->layout, c->colb, HRPB_STAGES_AUTO, NULL);
 }
 
 /* Median milliseconds of the call over TIME_RUNS runs after 3 warm-ups, L2
@@ -678,6 +774,7 @@ int main(int argc, char **argv)
     test_edge_cases();
     test_split_panels();
     test_fp32_stages();
+    test_16bit_b();
     test_bundled();
     return tests_finish();
 }

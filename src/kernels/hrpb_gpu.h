@@ -63,9 +63,19 @@ tcspmm_status hrpb_gpu_set_values(hrpb_gpu *g, const float *d_values, void *stre
 /* Uploads the virtual panels of w to g (once) and sets its precision. */
 tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w, tcspmm_precision precision);
 
-/* C = alpha*A*B + beta*C with device pointers, enqueued on stream. */
-tcspmm_status hrpb_gpu_spmm(const hrpb_gpu *g, int64_t n, float alpha, const float *dB,
-                            int64_t ldb, float beta, float *dC, int64_t ldc,
+/* Whether hrpb_gpu_spmm reads a B of elements of b_type (SP24_DATA_FP32,
+ * _BF16 or _FP16 of sp24_gpu.h) at dB with leading dimension ldb in layout:
+ * floats always; bf16 and fp16 in TF32 (not FP32) plans, row-major, dB on
+ * an 8-byte boundary and ldb a multiple of 4 below 2^30, widened to TF32
+ * exactly in the kernel. */
+int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, int64_t ldb,
+                     tcspmm_layout layout);
+
+/* C = alpha*A*B + beta*C with device pointers, B of b_type as
+ * hrpb_gpu_reads_b allows (TCSPMM_ERROR_UNSUPPORTED otherwise), enqueued on
+ * stream. */
+tcspmm_status hrpb_gpu_spmm(const hrpb_gpu *g, int64_t n, float alpha, const void *dB,
+                            int b_type, int64_t ldb, float beta, float *dC, int64_t ldc,
                             tcspmm_layout layout, void *stream);
 
 void hrpb_gpu_free(hrpb_gpu *g);

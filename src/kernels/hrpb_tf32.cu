@@ -60,7 +60,16 @@
  * those outputs are never stored. The chunk that n cuts goes element by
  * element, so no copy reads past the end of B. The B stage is 16 rows of
  * 32*WARPS + 8 floats: the pad puts the 8 lanes of each quarter-warp of a
- * B-fragment read (rows t, columns 4g..4g+3) in 32 different banks. */
+ * B-fragment read (rows t, columns 4g..4g+3) in 32 different banks.
+ *
+ * 16-bit B (bf16 or fp16, TF32 arithmetic only, row-major B whose rows start
+ * 8 bytes apart: hrpb_gpu_reads_b): the stages hold B's own 2-byte elements,
+ * half the bytes of the gather, and each lane widens its four elements of a
+ * row to floats as it reads them. Widening is exact and every bf16 or fp16
+ * value is a TF32 value, so the MMAs see what a float copy of B would give
+ * them. A chunk is one 8-byte cp.async per row, which zero-fills past n (and
+ * for padding columns); rows are padded by 16 elements (again 32 bytes). */
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <stdlib.h>
@@ -70,6 +79,7 @@
 #include "../error.h"
 #include "dependent_launch.h"
 #include "hrpb_gpu_internal.h"
+#include "sp24_gpu.h"
 #include "tf32_round.h"
 
 enum { MAX_WARPS = 4 };
@@ -122,6 +132,15 @@ __device__ __forceinline__ void cp_async16_row(unsigned smem, const void *gmem, 
     asm volatile("{\n .reg .pred pad;\n setp.lt.s32 pad, %2, 0;\n"
                  " cp.async.cg.shared.global [%0], [%1], 16, pad;\n}\n" ::"r"(smem),
                  "l"(gmem), "r"(col)
+                 : "memory");
+}
+
+/* 8 bytes at gmem, of which the first src_bytes are read and the rest
+ * zero-filled (0: gmem not read). */
+__device__ __forceinline__ void cp_async8(unsigned smem, const void *gmem, int src_bytes)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(smem), "l"(gmem),
+                 "r"(src_bytes)
                  : "memory");
 }
 
@@ -179,6 +198,17 @@ __device__ __forceinline__ unsigned long long tf32_rest_pair(float x0, float x1,
     return tf32_pair(x0 - h0, x1 - h1);
 }
 
+/* The float bits of the 16-bit element in the low (half 0) or high (half 1)
+ * half of w, bf16 or fp16 as BK says: exact, and already a TF32 value (its
+ * low 13 bits are zero), so no rounding follows. */
+template <int BK>
+__device__ __forceinline__ unsigned widened_bits(unsigned w, int half)
+{
+    const unsigned h = half ? w >> 16 : w & 0xffffu;
+    if constexpr (BK == SP24_DATA_BF16) return h << 16;
+    return __float_as_uint(__half2float(__ushort_as_half((unsigned short)h)));
+}
+
 /* d (16x8) += a (16x8, row) * b (8x8, col) in TF32, f32 accumulators. */
 __device__ __forceinline__ void mma_tf32_16x8x8(float d[4], uint4 a, unsigned long long b)
 {
@@ -192,13 +222,37 @@ __device__ __forceinline__ void mma_tf32_16x8x8(float d[4], uint4 a, unsigned lo
 /* ------------------------------------------------------------------ */
 /* The kernel */
 
-/* The copy stages of a thread block. */
-template <int TM, int WARPS, int STAGES>
+/* How the kernel holds an element of B: a float, or the bits of a 16-bit
+ * one (BK: SP24_DATA_FP32, _BF16 or _FP16 of sp24_gpu.h). */
+template <int BK>
+struct b_element {
+    typedef float type;
+};
+template <>
+struct b_element<SP24_DATA_BF16> {
+    typedef unsigned short type;
+};
+template <>
+struct b_element<SP24_DATA_FP16> {
+    typedef unsigned short type;
+};
+
+/* The copy stages of a thread block. The B stages, once the last block is
+ * multiplied, also hold the C tile a staged epilogue writes (C_LD floats a
+ * row, and the rows' indices). */
+template <int TM, int WARPS, int STAGES, int BK>
 struct hrpb_stages {
-    static constexpr int NT = 32 * WARPS; /* N columns of a tile */
-    static constexpr int LDB = NT + 8;    /* padded B row, floats */
+    typedef typename b_element<BK>::type belem;
+    static constexpr int EB = sizeof(belem);
+    static constexpr int NT = 32 * WARPS;    /* N columns of a tile */
+    static constexpr int LDB = NT + 32 / EB; /* padded B row, elements */
+    static constexpr int B_STAGE_BYTES = HRPB_TK * LDB * EB;
+    static constexpr int C_LD = 33;
+    static constexpr int C_TILE_BYTES = WARPS * TM * (C_LD + 2) * 4;
+    static constexpr int B_BYTES =
+        STAGES * B_STAGE_BYTES > C_TILE_BYTES ? STAGES * B_STAGE_BYTES : C_TILE_BYTES;
     static constexpr int A_BYTES = HRPB_HEADER_BYTES + (TM / 16) * 4 * 8 + TM * HRPB_TK * 4;
-    float b[STAGES][HRPB_TK * LDB];               /* B rows of blocks b .. b + STAGES - 1 */
+    alignas(16) unsigned char b[B_BYTES];         /* B rows of blocks b .. b + STAGES - 1 */
     alignas(16) unsigned char a[STAGES][A_BYTES]; /* packed blocks b+1 .. (1 warp: b ..) */
 };
 
@@ -214,12 +268,12 @@ struct hrpb_decoded {
 
 /* Shared memory of a thread block: the stages, then the decoded blocks b and
  * b + 1. One warp decodes in registers (nothing to share): no decoded blocks. */
-template <int TM, int WARPS, int STAGES, bool SPLIT>
-struct hrpb_smem : hrpb_stages<TM, WARPS, STAGES> {
+template <int TM, int WARPS, int STAGES, bool SPLIT, int BK>
+struct hrpb_smem : hrpb_stages<TM, WARPS, STAGES, BK> {
     alignas(16) hrpb_decoded<TM, SPLIT> d[2];
 };
-template <int TM, int STAGES, bool SPLIT>
-struct hrpb_smem<TM, 1, STAGES, SPLIT> : hrpb_stages<TM, 1, STAGES> {};
+template <int TM, int STAGES, bool SPLIT, int BK>
+struct hrpb_smem<TM, 1, STAGES, SPLIT, BK> : hrpb_stages<TM, 1, STAGES, BK> {};
 
 /* The minimum blocks per SM of __launch_bounds__: for TM = 16, as many as
  * the shared memory of an H100 holds (228 KB, 1 KB of it reserved per
@@ -237,12 +291,14 @@ struct hrpb_smem<TM, 1, STAGES, SPLIT> : hrpb_stages<TM, 1, STAGES> {};
  *     spill 44-68 bytes. Built for GPUs before sm_90, whose shared memory
  *     holds at most 19 such blocks, at most 20 (96 registers): at 24, sm_80
  *     code reloads a spilled value in the block loop.
- * TM = 32 would spill under these caps and is left to the compiler. */
+ * TM = 32 would spill under these caps and is left to the compiler. A
+ * 16-bit B's kernel, whose stages are smaller, has its float twin's bound
+ * and so the same registers. */
 template <int TM, int WARPS, int STAGES, bool SPLIT>
 constexpr int min_blocks_per_sm(void)
 {
     constexpr int by_smem =
-        (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS, STAGES, SPLIT>) + 1024);
+        (228 * 1024) / (int)(sizeof(hrpb_smem<TM, WARPS, STAGES, SPLIT, SP24_DATA_FP32>) + 1024);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
     constexpr int one_warp_split_cap = 20;
 #else
@@ -254,15 +310,18 @@ constexpr int min_blocks_per_sm(void)
     return TM != 16 ? 1 : by_smem > cap ? cap : by_smem;
 }
 
-template <int TM, int WARPS, int STAGES, bool VEC, bool SPLIT>
+template <int TM, int WARPS, int STAGES, bool VEC, bool SPLIT, int BK>
 __global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS, STAGES, SPLIT>()))
 hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restrict__ size_ptr,
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
                  const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles,
-                 float alpha, const float *B, int64_t b_sk, int64_t b_sj, float beta, float *C,
+                 float alpha, const void *B, int64_t b_sk, int64_t b_sj, float beta, float *C,
                  int64_t c_si, int64_t c_sj, bool c_vec, bool c_staged)
 {
-    typedef hrpb_smem<TM, WARPS, STAGES, SPLIT> smem_t;
+    typedef hrpb_smem<TM, WARPS, STAGES, SPLIT, BK> smem_t;
+    typedef typename smem_t::belem belem;
+    constexpr int EB = smem_t::EB;
+    static_assert(EB == 4 || (VEC && !SPLIT), "16-bit B: row-major, 8-byte rows, TF32 only");
     constexpr int H = SPLIT ? 2 : 1; /* TF32 parts of an operand */
     constexpr int NT = smem_t::NT, LDB = smem_t::LDB, CHUNKS = NT / 4;
     constexpr int A_CHUNKS = smem_t::A_BYTES / 16, BR = TM / 16;
@@ -308,16 +367,16 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         /* This thread's B chunk: columns j..j+3 of the tile. */
         const int64_t j = n0 + copy_chunk * 4;
         const int64_t sj = VEC ? 1 : b_sj; /* VEC: the host passes b_sj == 1 */
-        const uint8_t *Bj = reinterpret_cast<const uint8_t *>(B + j * sj);
+        const uint8_t *Bj = static_cast<const uint8_t *>(B) + j * sj * EB;
         const bool chunk_in = j < n, chunk_whole = j + 4 <= n;
 
         /* Shared addresses: stage 0 of this thread's A chunk and B chunk. */
         const unsigned a_smem = (unsigned)__cvta_generic_to_shared(&sm.a[0][0]) + 16 * tid;
-        const unsigned b_smem =
-            (unsigned)__cvta_generic_to_shared(&sm.b[0][copy_row * LDB + copy_chunk * 4]);
-        /* VEC: the host passes b_sk < 2^30, so b_sk * 4 fits 32 bits; the
+        const unsigned b_smem = (unsigned)__cvta_generic_to_shared(sm.b) +
+                                (copy_row * LDB + copy_chunk * 4) * EB;
+        /* VEC: the host passes b_sk < 2^30, so b_sk * EB fits 32 bits; the
          * offset of a row (times up to 2^31 rows) needs the 64 bits */
-        const uint64_t row_bytes = VEC ? (uint32_t)(b_sk * 4) : (uint64_t)b_sk * 4;
+        const uint64_t row_bytes = VEC ? (uint32_t)(b_sk * EB) : (uint64_t)b_sk * EB;
 
         /* The packed bytes [begin, end) of a block into A stage s. */
         auto issue_a = [&](int64_t begin, int64_t end, int s) {
@@ -331,8 +390,15 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         /* This thread's chunk of the B rows of active columns col into B stage s. */
         auto issue_b = [&](int4 col, int s) {
             const int cs[4] = {col.x, col.y, col.z, col.w};
-            const unsigned dst = b_smem + s * (HRPB_TK * LDB * 4);
-            if (VEC && chunk_whole) {
+            const unsigned dst = b_smem + s * smem_t::B_STAGE_BYTES;
+            if constexpr (EB == 2) {
+                const int bytes = chunk_whole ? 8 : 2 * (int)(n - j);
+                if (chunk_in)
+#pragma unroll
+                    for (int i = 0; i < 4; i++)
+                        cp_async8(dst + i * LDB * EB, Bj + (unsigned)max(cs[i], 0) * row_bytes,
+                                  cs[i] < 0 ? 0 : bytes);
+            } else if (VEC && chunk_whole) {
 #pragma unroll
                 for (int i = 0; i < 4; i++)
                     cp_async16_row(dst + i * LDB * 4, Bj + (unsigned)max(cs[i], 0) * row_bytes,
@@ -466,7 +532,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         }
 
         const bool warp_active = n0 + 32 * warp < n;
-        const float *bfrag = &sm.b[0][0] + t * LDB + 32 * warp + 4 * g;
+        const belem *bfrag = reinterpret_cast<const belem *>(sm.b) + t * LDB + 32 * warp + 4 * g;
         int s0 = 0; /* stage of block it */
         for (int it = 0; it < nblk; it++) {
             const int s1 = s0 == STAGES - 1 ? 0 : s0 + 1;
@@ -500,19 +566,32 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                     } else
                         return sm.d[it & 1].frag[h][r][p][lane];
                 };
-                const float *brow = bfrag + s0 * (HRPB_TK * LDB);
+                const belem *brow = bfrag + s0 * (HRPB_TK * LDB);
 #pragma unroll
                 for (int p = 0; p < 2; p++) {
                     const unsigned pair = present >> (16 * p);
                     if ((pair & 0xffffu) == 0) continue;
-                    const float4 v0 = *reinterpret_cast<const float4 *>(brow + 8 * p * LDB);
-                    const float4 v1 = *reinterpret_cast<const float4 *>(brow + (8 * p + 4) * LDB);
-                    const float x0[4] = {v0.x, v0.y, v0.z, v0.w}, x1[4] = {v1.x, v1.y, v1.z, v1.w};
                     unsigned long long b[H][4];
+                    if constexpr (EB == 2) {
+                        const uint2 v0 = *reinterpret_cast<const uint2 *>(brow + 8 * p * LDB);
+                        const uint2 v1 = *reinterpret_cast<const uint2 *>(brow + (8 * p + 4) * LDB);
+                        const unsigned w0[2] = {v0.x, v0.y}, w1[2] = {v1.x, v1.y};
 #pragma unroll
-                    for (int s = 0; s < 4; s++) {
-                        b[0][s] = tf32_pair(x0[s], x1[s]);
-                        if constexpr (SPLIT) b[H - 1][s] = tf32_rest_pair(x0[s], x1[s], b[0][s]);
+                        for (int s = 0; s < 4; s++)
+                            b[0][s] = (unsigned long long)widened_bits<BK>(w1[s / 2], s % 2) << 32 |
+                                      widened_bits<BK>(w0[s / 2], s % 2);
+                    } else {
+                        const float4 v0 = *reinterpret_cast<const float4 *>(brow + 8 * p * LDB);
+                        const float4 v1 =
+                            *reinterpret_cast<const float4 *>(brow + (8 * p + 4) * LDB);
+                        const float x0[4] = {v0.x, v0.y, v0.z, v0.w},
+                                    x1[4] = {v1.x, v1.y, v1.z, v1.w};
+#pragma unroll
+                        for (int s = 0; s < 4; s++) {
+                            b[0][s] = tf32_pair(x0[s], x1[s]);
+                            if constexpr (SPLIT)
+                                b[H - 1][s] = tf32_rest_pair(x0[s], x1[s], b[0][s]);
+                        }
                     }
 #pragma unroll
                     for (int r = 0; r < BR; r++) {
@@ -556,13 +635,12 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
              * conflicts), and each store then writes 32 consecutive columns
              * of one row instead of 4 scattered words in each of 8 rows.
              * The tile's rows of C follow the tiles, as c_row gave them. */
-            constexpr int C_LD = 33;
-            static_assert(WARPS * TM * (C_LD + 2) <= STAGES * HRPB_TK * LDB,
-                          "C tile and its row indices fit the B stages");
+            constexpr int C_LD = smem_t::C_LD;
             __syncthreads();
-            float *tile = &sm.b[0][0] + warp * (TM * C_LD);
+            float *tile = reinterpret_cast<float *>(sm.b) + warp * (TM * C_LD);
             int64_t *tile_rows =
-                reinterpret_cast<int64_t *>(&sm.b[0][0] + WARPS * TM * C_LD) + warp * TM;
+                reinterpret_cast<int64_t *>(reinterpret_cast<float *>(sm.b) + WARPS * TM * C_LD) +
+                warp * TM;
 #pragma unroll
             for (int r = 0; r < BR; r++)
 #pragma unroll
@@ -641,7 +719,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
 
 typedef void (*hrpb_kernel_fn)(const hrpb_vpanel *, const int64_t *, const int32_t *,
                                const uint8_t *, const int64_t *, int64_t, int64_t, int64_t, float,
-                               const float *, int64_t, int64_t, float, float *, int64_t, int64_t,
+                               const void *, int64_t, int64_t, float, float *, int64_t, int64_t,
                                bool, bool);
 
 /* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
@@ -656,47 +734,56 @@ static int warps_index(int warps)
     return warps == 1 ? 0 : warps == 2 ? 1 : 2;
 }
 
+/* b_type: B's elements (SP24_DATA_*); a 16-bit B has kernels with vector
+ * loads in TF32 only (hrpb_gpu_reads_b). */
 template <int TM, int WARPS, int STAGES, bool SPLIT>
-static hrpb_kernel_fn kernel_for_stages(bool vec)
+static hrpb_kernel_fn kernel_for_stages(bool vec, int b_type)
 {
-    return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, SPLIT>
-               : hrpb_tf32_kernel<TM, WARPS, STAGES, false, SPLIT>;
+    if constexpr (!SPLIT) {
+        if (b_type == SP24_DATA_BF16)
+            return hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, SP24_DATA_BF16>;
+        if (b_type == SP24_DATA_FP16)
+            return hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, SP24_DATA_FP16>;
+    }
+    return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, SPLIT, SP24_DATA_FP32>
+               : hrpb_tf32_kernel<TM, WARPS, STAGES, false, SPLIT, SP24_DATA_FP32>;
 }
 
 /* shallow: two stages where the kernel has them (has_shallow), else three. */
 template <int TM, int WARPS, bool SPLIT>
-static hrpb_kernel_fn kernel_for_warps(bool shallow, bool vec)
+static hrpb_kernel_fn kernel_for_warps(bool shallow, bool vec, int b_type)
 {
     if constexpr (has_shallow<TM, WARPS, SPLIT>())
-        if (shallow) return kernel_for_stages<TM, WARPS, SHALLOW_STAGES, SPLIT>(vec);
-    return kernel_for_stages<TM, WARPS, DEEP_STAGES, SPLIT>(vec);
+        if (shallow) return kernel_for_stages<TM, WARPS, SHALLOW_STAGES, SPLIT>(vec, b_type);
+    return kernel_for_stages<TM, WARPS, DEEP_STAGES, SPLIT>(vec, b_type);
 }
 
 template <int TM, bool SPLIT>
-static hrpb_kernel_fn kernel_for_split(int warps, bool shallow, bool vec)
+static hrpb_kernel_fn kernel_for_split(int warps, bool shallow, bool vec, int b_type)
 {
-    return warps == 1   ? kernel_for_warps<TM, 1, SPLIT>(shallow, vec)
-           : warps == 2 ? kernel_for_warps<TM, 2, SPLIT>(shallow, vec)
-                        : kernel_for_warps<TM, MAX_WARPS, SPLIT>(shallow, vec);
+    return warps == 1   ? kernel_for_warps<TM, 1, SPLIT>(shallow, vec, b_type)
+           : warps == 2 ? kernel_for_warps<TM, 2, SPLIT>(shallow, vec, b_type)
+                        : kernel_for_warps<TM, MAX_WARPS, SPLIT>(shallow, vec, b_type);
 }
 
 /* The kernel for panel height tm, warps per block, two stages (where
- * there is such a kernel) or three, vector B loads, and split (3xTF32)
- * arithmetic. */
-static hrpb_kernel_fn kernel_for(int tm, int warps, bool shallow, bool vec, bool split)
+ * there is such a kernel) or three, vector B loads, split (3xTF32)
+ * arithmetic and B's element type. */
+static hrpb_kernel_fn kernel_for(int tm, int warps, bool shallow, bool vec, bool split,
+                                 int b_type)
 {
     if (tm == 32)
-        return split ? kernel_for_split<32, true>(warps, shallow, vec)
-                     : kernel_for_split<32, false>(warps, shallow, vec);
-    return split ? kernel_for_split<16, true>(warps, shallow, vec)
-                 : kernel_for_split<16, false>(warps, shallow, vec);
+        return split ? kernel_for_split<32, true>(warps, shallow, vec, b_type)
+                     : kernel_for_split<32, false>(warps, shallow, vec, b_type);
+    return split ? kernel_for_split<16, true>(warps, shallow, vec, b_type)
+                 : kernel_for_split<16, false>(warps, shallow, vec, b_type);
 }
 
-/* Resident thread blocks per SM of the three-stage kernel (row-major B). */
+/* Resident thread blocks per SM of the three-stage kernel (row-major float B). */
 static tcspmm_status deep_blocks_per_sm(int tm, int warps, bool split, int *blocks)
 {
     return TCSPMM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        blocks, kernel_for(tm, warps, false, true, split), 32 * warps, 0));
+        blocks, kernel_for(tm, warps, false, true, split, SP24_DATA_FP32), 32 * warps, 0));
 }
 
 /* Whether a precision runs split (3xTF32); -1 if the kernel does not do it. */
@@ -755,7 +842,8 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     g->split = split_for(precision);
     /* every kernel of this file is compiled for the same architectures */
     g->dependent_launch =
-        dependent_launch_supported((const void *)kernel_for(16, 1, false, true, g->split));
+        dependent_launch_supported((const void *)kernel_for(16, 1, false, true, g->split,
+                                                            SP24_DATA_FP32));
     if (!g->scratch) g->scratch = device_keeping_pool();
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
@@ -879,10 +967,10 @@ static bool shallow_for(const hrpb_gpu *g, int warps, int64_t n_tiles, hrpb_stag
     return g->num_vpanels * n_tiles >= SHALLOW_MIN_WAVES * g->deep_slots[warps_index(warps)];
 }
 
-/* Launches the kernel on B with element strides (b_sk, b_sj) after the beta
- * pre-pass of split panels, as a dependent of the pre-pass when there is
- * one. */
-static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const float *B,
+/* Launches the kernel on B (elements of b_type) with element strides
+ * (b_sk, b_sj) after the beta pre-pass of split panels, as a dependent of
+ * the pre-pass when there is one. */
+static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const void *B, int b_type,
                             int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si,
                             int64_t c_sj, hrpb_stages_mode stages, cudaStream_t stream)
 {
@@ -908,7 +996,8 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const flo
     cfg.numAttrs = scaled && g->dependent_launch;
     const bool shallow = shallow_for(g, warps, n_tiles, stages);
     TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
-        &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split), g->vpanels, g->size_ptr,
+        &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split, b_type), g->vpanels,
+        g->size_ptr,
         g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C,
         c_si, c_sj, c_vec, c_staged)));
     return TCSPMM_CUDA(cudaGetLastError());
@@ -925,8 +1014,17 @@ static bool transpose_b(const hrpb_gpu *g, int64_t n, hrpb_colb_mode mode)
     return n > 1 && n <= 65535 * 32;
 }
 
+extern "C" int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, int64_t ldb,
+                                tcspmm_layout layout)
+{
+    if (b_type == SP24_DATA_FP32) return 1;
+    return g && !g->split && (b_type == SP24_DATA_BF16 || b_type == SP24_DATA_FP16) &&
+           layout == TCSPMM_LAYOUT_ROW_MAJOR && ldb % 4 == 0 && ldb < (1 << 30) &&
+           (uintptr_t)dB % 8 == 0;
+}
+
 extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float alpha,
-                                            const float *dB, int64_t ldb, float beta,
+                                            const void *dB, int b_type, int64_t ldb, float beta,
                                             float *dC, int64_t ldc, tcspmm_layout layout,
                                             hrpb_colb_mode mode, hrpb_stages_mode stages,
                                             void *stream)
@@ -934,6 +1032,11 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
     if (!g || n < 0 || (n > 0 && g->rows > 0 && !dC) || (n > 0 && g->cols > 0 && !dB))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "hrpb_gpu_spmm: null plan or matrix, or n = %lld", (long long)n);
+    if (!hrpb_gpu_reads_b(g, b_type, dB, ldb, layout))
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "hrpb_gpu_spmm: a B of type %d is read only in TF32, row-major, "
+                           "8-byte aligned and with ldb (%lld) a multiple of 4 below 2^30",
+                           b_type, (long long)ldb);
     const bool row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     if ((row_major && (ldb < n || ldc < n)) || (!row_major && (ldb < g->cols || ldc < g->rows)) ||
         ldb < 1 || ldc < 1)
@@ -959,18 +1062,19 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
         }
     }
     if (!bt)
-        return launch(g, n, alpha, dB, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC, c_si,
-                      c_sj, stages, s);
-    tcspmm_status st = dense_transpose_to_row_major(dB, ldb, g->cols, n, bt, ldt, s);
-    if (!st) st = launch(g, n, alpha, bt, ldt, 1, beta, dC, c_si, c_sj, stages, s);
+        return launch(g, n, alpha, dB, b_type, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC,
+                      c_si, c_sj, stages, s);
+    tcspmm_status st =
+        dense_transpose_to_row_major((const float *)dB, ldb, g->cols, n, bt, ldt, s);
+    if (!st) st = launch(g, n, alpha, bt, SP24_DATA_FP32, ldt, 1, beta, dC, c_si, c_sj, stages, s);
     tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(bt, s));
     return st ? st : freed;
 }
 
 extern "C" tcspmm_status hrpb_gpu_spmm(const hrpb_gpu *g, int64_t n, float alpha,
-                                       const float *dB, int64_t ldb, float beta, float *dC,
-                                       int64_t ldc, tcspmm_layout layout, void *stream)
+                                       const void *dB, int b_type, int64_t ldb, float beta,
+                                       float *dC, int64_t ldc, tcspmm_layout layout, void *stream)
 {
-    return hrpb_gpu_spmm_mode(g, n, alpha, dB, ldb, beta, dC, ldc, layout, HRPB_COLB_AUTO,
-                              HRPB_STAGES_AUTO, stream);
+    return hrpb_gpu_spmm_mode(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, layout,
+                              HRPB_COLB_AUTO, HRPB_STAGES_AUTO, stream);
 }
