@@ -67,8 +67,11 @@
  * half the bytes of the gather, and each lane widens its four elements of a
  * row to floats as it reads them. Widening is exact and every bf16 or fp16
  * value is a TF32 value, so the MMAs see what a float copy of B would give
- * them. A chunk is one 8-byte cp.async per row, which zero-fills past n (and
- * for padding columns); rows are padded by 16 elements (again 32 bytes). */
+ * them. A copy chunk is eight elements (16 bytes; each thread copies two
+ * rows of one) where B is 16-byte aligned with ldb a multiple of 8, else four
+ * (8 bytes, four rows as for floats), one cp.async per row that zero-fills
+ * past n (and for padding columns); rows are padded by 16 elements (again 32
+ * bytes). */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -135,12 +138,13 @@ __device__ __forceinline__ void cp_async16_row(unsigned smem, const void *gmem, 
                  : "memory");
 }
 
-/* 8 bytes at gmem, of which the first src_bytes are read and the rest
- * zero-filled (0: gmem not read). */
-__device__ __forceinline__ void cp_async8(unsigned smem, const void *gmem, int src_bytes)
+/* BYTES (8 or 16) bytes at gmem, of which the first src_bytes are read and
+ * the rest zero-filled (0: gmem not read). */
+template <int BYTES>
+__device__ __forceinline__ void cp_async_part(unsigned smem, const void *gmem, int src_bytes)
 {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(smem), "l"(gmem),
-                 "r"(src_bytes)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(smem), "l"(gmem),
+                 "n"(BYTES), "r"(src_bytes)
                  : "memory");
 }
 
@@ -237,6 +241,17 @@ struct b_element<SP24_DATA_FP16> {
     typedef unsigned short type;
 };
 
+/* The active columns of the B rows one thread copies (ROWS consecutive,
+ * loaded as one vector). */
+template <int ROWS>
+struct col_group {
+    typedef int4 type;
+};
+template <>
+struct col_group<2> {
+    typedef int2 type;
+};
+
 /* The copy stages of a thread block. The B stages, once the last block is
  * multiplied, also hold the C tile a staged epilogue writes (C_LD floats a
  * row, and the rows' indices). */
@@ -321,9 +336,14 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
     typedef hrpb_smem<TM, WARPS, STAGES, SPLIT, BK> smem_t;
     typedef typename smem_t::belem belem;
     constexpr int EB = smem_t::EB;
-    static_assert(EB == 4 || (VEC && !SPLIT), "16-bit B: row-major, 8-byte rows, TF32 only");
+    static_assert(EB == 4 || !SPLIT, "16-bit B: TF32 only");
     constexpr int H = SPLIT ? 2 : 1; /* TF32 parts of an operand */
-    constexpr int NT = smem_t::NT, LDB = smem_t::LDB, CHUNKS = NT / 4;
+    /* A copy chunk is 16 bytes of a B row (four floats, or eight 16-bit
+     * elements), or 8 (four 16-bit elements) where B's rows are only 8-byte
+     * aligned; each thread copies ROWS rows of one chunk column. */
+    constexpr int CHUNK = EB == 2 && VEC ? 8 : 4, ROWS = 16 / CHUNK;
+    constexpr int NT = smem_t::NT, LDB = smem_t::LDB, CHUNKS = NT / CHUNK;
+    typedef typename col_group<ROWS>::type cols_t;
     constexpr int A_CHUNKS = smem_t::A_BYTES / 16, BR = TM / 16;
     /* Brick columns a warp decodes. B rows are copied B_AHEAD blocks ahead of
      * the MMAs. One warp decodes block it in registers just before its MMAs,
@@ -338,13 +358,14 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int g = lane / 4, t = lane % 4;
-    const int copy_row = 4 * (tid / CHUNKS), copy_chunk = tid % CHUNKS;
+    const int copy_row = ROWS * (tid / CHUNKS), copy_chunk = tid % CHUNKS;
 
     const hrpb_vpanel vp = vpanels[blockIdx.x];
     const int64_t blk0 = vp.first_block;
     const int nblk = vp.blocks; /* < 2^27: at most cols / 16 */
-    /* Block b's active columns copy_row .. copy_row + 3 (16-byte aligned). */
-    const int4 *my_cols = reinterpret_cast<const int4 *>(active_cols + blk0 * HRPB_TK + copy_row);
+    /* Block b's active columns copy_row .. copy_row + ROWS - 1 (aligned). */
+    const cols_t *my_cols =
+        reinterpret_cast<const cols_t *>(active_cols + blk0 * HRPB_TK + copy_row);
     const int64_t *my_sizes = size_ptr + blk0;
     /* The rows of C of this lane's accumulators (rows g and g + 8 of each
      * brick row; -1 past the last row) and whether the panel is split, read
@@ -365,15 +386,15 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
     for (int64_t tile = blockIdx.y; tile < n_tiles; tile += gridDim.y) {
         const int64_t n0 = tile * NT;
         /* This thread's B chunk: columns j..j+3 of the tile. */
-        const int64_t j = n0 + copy_chunk * 4;
-        const int64_t sj = VEC ? 1 : b_sj; /* VEC: the host passes b_sj == 1 */
+        const int64_t j = n0 + copy_chunk * CHUNK;
+        const int64_t sj = VEC || EB == 2 ? 1 : b_sj; /* the host passes b_sj == 1 */
         const uint8_t *Bj = static_cast<const uint8_t *>(B) + j * sj * EB;
-        const bool chunk_in = j < n, chunk_whole = j + 4 <= n;
+        const bool chunk_in = j < n, chunk_whole = j + CHUNK <= n;
 
         /* Shared addresses: stage 0 of this thread's A chunk and B chunk. */
         const unsigned a_smem = (unsigned)__cvta_generic_to_shared(&sm.a[0][0]) + 16 * tid;
         const unsigned b_smem = (unsigned)__cvta_generic_to_shared(sm.b) +
-                                (copy_row * LDB + copy_chunk * 4) * EB;
+                                (copy_row * LDB + copy_chunk * CHUNK) * EB;
         /* VEC: the host passes b_sk < 2^30, so b_sk * EB fits 32 bits; the
          * offset of a row (times up to 2^31 rows) needs the 64 bits */
         const uint64_t row_bytes = VEC ? (uint32_t)(b_sk * EB) : (uint64_t)b_sk * EB;
@@ -388,16 +409,17 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                     cp_async16(a_smem + s * smem_t::A_BYTES + 16 * i * NT, src + 16 * i * NT);
         };
         /* This thread's chunk of the B rows of active columns col into B stage s. */
-        auto issue_b = [&](int4 col, int s) {
-            const int cs[4] = {col.x, col.y, col.z, col.w};
+        auto issue_b = [&](cols_t col, int s) {
+            const int *cs = reinterpret_cast<const int *>(&col);
             const unsigned dst = b_smem + s * smem_t::B_STAGE_BYTES;
             if constexpr (EB == 2) {
-                const int bytes = chunk_whole ? 8 : 2 * (int)(n - j);
+                const int bytes = chunk_whole ? CHUNK * 2 : 2 * (int)(n - j);
                 if (chunk_in)
 #pragma unroll
-                    for (int i = 0; i < 4; i++)
-                        cp_async8(dst + i * LDB * EB, Bj + (unsigned)max(cs[i], 0) * row_bytes,
-                                  cs[i] < 0 ? 0 : bytes);
+                    for (int i = 0; i < ROWS; i++)
+                        cp_async_part<CHUNK * 2>(dst + i * LDB * EB,
+                                                 Bj + (unsigned)max(cs[i], 0) * row_bytes,
+                                                 cs[i] < 0 ? 0 : bytes);
             } else if (VEC && chunk_whole) {
 #pragma unroll
                 for (int i = 0; i < 4; i++)
@@ -498,7 +520,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
          * loads are done by the time they are needed. */
         int a_blk = 0, b_blk = 0, a_stage = 0, b_stage = 0;
         int64_t a_begin = my_sizes[0], a_end = nblk > 0 ? my_sizes[1] : a_begin;
-        int4 cols = nblk > 0 ? my_cols[0] : make_int4(0, 0, 0, 0);
+        cols_t cols = nblk > 0 ? my_cols[0] : cols_t{};
         auto copy_next_a = [&]() {
             if (a_blk < nblk) {
                 issue_a(a_begin, a_end, a_stage);
@@ -511,7 +533,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         auto copy_next_b = [&]() {
             if (b_blk < nblk) {
                 issue_b(cols, b_stage);
-                if (b_blk + 1 < nblk) cols = my_cols[4 * (b_blk + 1)];
+                if (b_blk + 1 < nblk) cols = my_cols[HRPB_TK / ROWS * (b_blk + 1)];
             }
             b_blk++;
             b_stage = b_stage == STAGES - 1 ? 0 : b_stage + 1;
@@ -734,16 +756,18 @@ static int warps_index(int warps)
     return warps == 1 ? 0 : warps == 2 ? 1 : 2;
 }
 
-/* b_type: B's elements (SP24_DATA_*); a 16-bit B has kernels with vector
- * loads in TF32 only (hrpb_gpu_reads_b). */
+/* b_type: B's elements (SP24_DATA_*); a 16-bit B has kernels in TF32 only,
+ * whose vec copies 16 bytes a row and chunk, else 8 (hrpb_gpu_reads_b). */
 template <int TM, int WARPS, int STAGES, bool SPLIT>
 static hrpb_kernel_fn kernel_for_stages(bool vec, int b_type)
 {
     if constexpr (!SPLIT) {
         if (b_type == SP24_DATA_BF16)
-            return hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, SP24_DATA_BF16>;
+            return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, SP24_DATA_BF16>
+                       : hrpb_tf32_kernel<TM, WARPS, STAGES, false, false, SP24_DATA_BF16>;
         if (b_type == SP24_DATA_FP16)
-            return hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, SP24_DATA_FP16>;
+            return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, SP24_DATA_FP16>
+                       : hrpb_tf32_kernel<TM, WARPS, STAGES, false, false, SP24_DATA_FP16>;
     }
     return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, SPLIT, SP24_DATA_FP32>
                : hrpb_tf32_kernel<TM, WARPS, STAGES, false, SPLIT, SP24_DATA_FP32>;
@@ -978,7 +1002,10 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
     TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows, g->row_map,
                                  g->rows, n, beta, C, c_si, c_sj, stream, &scaled));
     const int warps = warps_for(n);
-    const bool vec = b_sj == 1 && b_sk % 4 == 0 && b_sk < (1 << 30) && (uintptr_t)B % 16 == 0;
+    /* 16-byte chunks: four floats or eight 16-bit elements */
+    const int chunk = b_type == SP24_DATA_FP32 ? 4 : 8;
+    const bool vec =
+        b_sj == 1 && b_sk % chunk == 0 && b_sk < (1 << 30) && (uintptr_t)B % 16 == 0;
     const bool c_vec = c_sj == 1 && c_si % 4 == 0 && (uintptr_t)C % 16 == 0;
     /* Other row-major C goes through shared memory from n = 9 on; up to 8
      * columns the scalar stores are fewer instructions (at n = 7 staging was
