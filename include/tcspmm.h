@@ -280,8 +280,11 @@ typedef enum tcspmm_datatype {
  * TCSPMM_R_16BF, one with FP16 TCSPMM_R_16F, as they are: that halves B's
  * and C's traffic, which matters most where n is large. On an H100, such a
  * B whose address is a multiple of 16 bytes and ldb of 8 is read in place
- * (any other B is first copied into a packed buffer of the plan). Every
- * other plan takes a 16-bit B or C through float copies: B is widened into
+ * (any other B is first copied into a packed buffer of the plan). An HRPB
+ * plan in TF32 reads a row-major 16-bit B whose address is a multiple of 8
+ * bytes and ldb a multiple of 4 as it is, widening it to TF32 in the kernel
+ * (fastest at a multiple of 16 bytes and ldb of 8). Every other plan, and
+ * every other B, takes a 16-bit B or C through float copies: B is widened into
  * a packed float copy first and the product goes into a float copy of C,
  * which is then rounded into C; the copies come from a memory pool of the
  * plan (made at the first such call, on GPUs with stream-ordered pools; it
