@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/bench_16bit.sh: 16-bit B and C on the float paths, timed. For each
 # input and path, spmm_run --bench at N = 128 (row-major) with B bf16 and C
-# f32, and with both bf16; each run times, in one process and in turns, our
+# f32, with both bf16, and with B fp16 and C f32; each run times, in one process and in turns, our
 # call with those types, our call with float B and C (float_ms), and the
 # best cuSPARSE algorithm on float B and C. JSON lines go to
 # $OUT/bench_16bit.jsonl; a table is printed last.
@@ -14,7 +14,7 @@ jsonl=$OUT/bench_16bit.jsonl
 : >"$jsonl"
 for input in "$@"; do
   for path in $paths; do
-    for types in "--b-type bf16" "--b-type bf16 --c-type bf16"; do
+    for types in "--b-type bf16" "--b-type bf16 --c-type bf16" "--b-type fp16"; do
       $spmm_run "$input" --bench --json --n 128 --path $path $types >>"$jsonl" 2>>"$OUT/bench_16bit.err" ||
         echo "failed: $input --path $path $types" | tee -a "$OUT/bench_16bit.err"
     done
