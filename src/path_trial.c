@@ -71,7 +71,7 @@ static tcspmm_status read_timing(path_trial_shape *s)
 static tcspmm_status run_hrpb(const void *hrpb, const gpu_product *o)
 {
     return hrpb_gpu_spmm(hrpb, o->n, o->alpha, o->B, SP24_DATA_FP32, o->ldb, o->beta, o->C,
-                         o->ldc, o->layout, o->stream);
+                         SP24_DATA_FP32, o->ldc, o->layout, o->stream);
 }
 
 /* The measurement of a shape: cuSPARSE's algorithms and the HRPB kernel in

@@ -101,6 +101,16 @@ static int reads_b_directly(const tcspmm_plan *plan, tcspmm_datatype t, const vo
             hrpb_gpu_reads_b(plan->hrpb_dev, data_code(t), dB, ldb, layout));
 }
 
+/* read_directly for C of type c with a B that the kernel reads as b_read:
+ * the HRPB kernel of a TF32 plan without split panels also writes C in a
+ * 16-bit B's type (hrpb_gpu_writes_c). */
+static int writes_c_directly(const tcspmm_plan *plan, tcspmm_datatype b_read, tcspmm_datatype c)
+{
+    return read_directly(plan, c) ||
+           (plan->info.path == TCSPMM_PATH_HRPB &&
+            hrpb_gpu_writes_c(plan->hrpb_dev, data_code(b_read), data_code(c)));
+}
+
 /* Enqueues the product on one path of the plan. */
 static tcspmm_status run_path(tcspmm_plan *plan, tcspmm_path path, int64_t n, float alpha,
                               const void *dB, int sp24_b, int64_t ldb, float beta, void *dC,
@@ -114,8 +124,8 @@ static tcspmm_status run_path(tcspmm_plan *plan, tcspmm_path path, int64_t n, fl
         return cusparse_path_spmm(plan->cusparse, alg, n, alpha, dB, ldb, beta, dC, ldc, layout, stream);
     }
     case TCSPMM_PATH_HRPB:
-        return hrpb_gpu_spmm(plan->hrpb_dev, n, alpha, dB, sp24_b, ldb, beta, dC, ldc, layout,
-                             stream);
+        return hrpb_gpu_spmm(plan->hrpb_dev, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc,
+                             layout, stream);
     case TCSPMM_PATH_SPARSE24:
         return sp24_gpu_spmm(plan->sp24_dev, n, alpha, dB, sp24_b, ldb, beta, dC, sp24_c, ldc,
                              layout, stream);
@@ -182,10 +192,11 @@ static tcspmm_status scratch_alloc(tcspmm_plan *plan, float **p, size_t bytes, c
 }
 
 /* The product with a B or C of a type the plan's kernels do not take
- * (read_directly, reads_b_directly): such a B is widened into packed float
- * scratch (exact: every bf16 and fp16 value is a TF32 value), the product
- * goes into float scratch for such a C, and C = that + beta * C is then rounded to C's type
- * to nearest even once. The scratch is freed in stream order. */
+ * (read_directly, reads_b_directly, writes_c_directly): such a B is widened
+ * into packed float scratch (exact: every bf16 and fp16 value is a TF32
+ * value), the product goes into float scratch for such a C, and
+ * C = that + beta * C is then rounded to C's type to nearest even once.
+ * The scratch is freed in stream order. */
 static tcspmm_status product_through_float(tcspmm_plan *plan, int64_t n, float alpha,
                                            const void *dB, tcspmm_datatype b_type, int64_t ldb,
                                            float beta, void *dC, tcspmm_datatype c_type,
@@ -196,7 +207,7 @@ static tcspmm_status product_through_float(tcspmm_plan *plan, int64_t n, float a
     const int64_t rows = plan->info.rows, cols = plan->info.cols;
     const int64_t ldb32 = row_major ? n : cols > 1 ? cols : 1, ldc32 = row_major ? n : rows;
     const int wide_b = !reads_b_directly(plan, b_type, dB, ldb, layout) && cols > 0;
-    const int wide_c = !read_directly(plan, c_type);
+    const int wide_c = !writes_c_directly(plan, wide_b ? TCSPMM_R_32F : b_type, c_type);
     cudaStream_t s = (cudaStream_t)stream;
     float *B32 = NULL, *C32 = NULL;
     tcspmm_status st = TCSPMM_SUCCESS;
@@ -253,7 +264,8 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     if (!st && !adds)
         st = dense_scale(dC, data_code(c_type), plan->info.rows, n, ldc,
                          layout == TCSPMM_LAYOUT_ROW_MAJOR, beta, stream);
-    else if (!st && reads_b_directly(plan, b_type, dB, ldb, layout) && read_directly(plan, c_type))
+    else if (!st && reads_b_directly(plan, b_type, dB, ldb, layout) &&
+             writes_c_directly(plan, b_type, c_type))
         st = product(plan, n, alpha, dB, data_code(b_type), ldb, beta, dC, data_code(c_type), ldc,
                      layout, stream);
     else if (!st)

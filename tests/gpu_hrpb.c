@@ -1,14 +1,15 @@
 /* gpu_hrpb.c: the HRPB TF32 kernel on the device against the float64
  * reference (within 1e-3, and within 1e-4 of the product of A and B
  * rounded to TF32, which catches a wrong rounding): the generated edge
- * cases at every N of the list, both panel heights, A's row order and the clustered one (row_order.h), both layouts,
- * leading dimensions above the minimum, beta zero and not, both ways of
- * reading a column-major B, two and three copy stages, heavily split
- * panels, repeat runs (the two stage counts give the same answer), and the
- * bundled matrices of data/ (both row orders); and the FP32 (3xTF32)
- * kernels with two and three copy stages forced, within 1e-5; a bf16 and
- * fp16 B read as it is, and the B it refuses. C is poisoned
- * with NaN before every run (its padding too, which must stay untouched).
+ * cases at every N of the list, both panel heights, A's row order and the
+ * clustered one (row_order.h), both layouts, leading dimensions above the
+ * minimum, beta zero and not, both ways of reading a column-major B, two
+ * and three copy stages, heavily split panels, repeat runs (the two stage
+ * counts give the same answer), and the bundled matrices of data/ (both row
+ * orders); the FP32 (3xTF32) kernels with two and three copy stages forced,
+ * within 1e-5; a bf16 and fp16 B read as it is, a C of its type written as
+ * it is, and the B and C it refuses. C is poisoned with NaN before every run
+ * (its padding too, which must stay untouched).
  *
  * `gpu_hrpb --quick` runs a quarter of the N list (for compute-sanitizer);
  * `gpu_hrpb --time [--n N1,N2,...] [file.mtx ...]` instead times the kernel
@@ -197,8 +198,8 @@ static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_des
         if (!st) st = upload_b(B, nb, d->b_type, b_at);
         if (!st) st = TCSPMM_CUDA(cudaMemcpy(dC, C, (size_t)nc * 4, cudaMemcpyHostToDevice));
         if (!st)
-            st = hrpb_gpu_spmm_mode(g, n, d->alpha, b_at, d->b_type, ldb, d->beta, dC, ldc,
-                                    d->layout, d->colb, d->stages, NULL);
+            st = hrpb_gpu_spmm_mode(g, n, d->alpha, b_at, d->b_type, ldb, d->beta, dC,
+                                    SP24_DATA_FP32, ldc, d->layout, d->colb, d->stages, NULL);
         if (!st) st = TCSPMM_CUDA(cudaDeviceSynchronize());
         if (!st) st = TCSPMM_CUDA(cudaMemcpy(C, dC, (size_t)nc * 4, cudaMemcpyDeviceToHost));
         CHECK_OK(st);
@@ -430,6 +431,103 @@ static void test_16bit_b(void)
     }
 }
 
+/* C (rows x n, row-major, ldc) of type t: the product of g with a B of t
+ * (ldb the smallest multiple of 8 at least n, so that 16-byte copies run),
+ * C starting c_shift elements past a 16-byte boundary; within tol of the
+ * float64 product on the inputs as stored, the bits between rows kept, and
+ * with beta = 0 the very bits of the float-C product rounded once. */
+static void check_16bit_c(const tcspmm_csr *A, const hrpb_gpu *g, int64_t n, int t,
+                          int64_t ldc, int64_t c_shift, float beta, uint64_t seed,
+                          const char *what)
+{
+    const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;
+    const tcspmm_precision prec = half_precision(t);
+    const int64_t M = A->rows, K = A->cols, ldb = (n + 7) / 8 * 8;
+    const int64_t nb = K * ldb, nc = M > 0 ? (M - 1) * ldc + n : 0;
+    const uint16_t gap = 0x1234, nan16 = t == SP24_DATA_BF16 ? 0x7fc0 : 0x7e00;
+    float *B = malloc((size_t)(nb + 1) * 4), *C0 = malloc((size_t)(nc + 1) * 4);
+    float *C = malloc((size_t)(nc + 1) * 4), *C32 = malloc((size_t)(nc + 1) * 4);
+    uint16_t *h = malloc((size_t)(nc + 1) * 2);
+    double *ref = malloc((size_t)(M * n + 1) * sizeof(double));
+    rng_fill(B, (size_t)nb, seed);
+    rng_fill(C0, (size_t)nc, seed + 1);
+    for (int64_t e = 0; e < nb; e++) B[e] = sp24_round(B[e], prec);
+    for (int64_t e = 0; e < nc; e++) {
+        const int inside = e % ldc < n;
+        C0[e] = sp24_round(C0[e], prec);
+        h[e] = !inside ? gap : beta == 0.0f ? nan16 : sp24_half_bits(C0[e], prec);
+    }
+    void *dB = NULL;
+    uint16_t *dC = NULL;
+    float *dC32 = NULL;
+    CUDA_OK(cudaMalloc(&dB, (size_t)(nb + 1) * 2));
+    CUDA_OK(cudaMalloc((void **)&dC, (size_t)(nc + c_shift + 1) * 2));
+    CUDA_OK(cudaMalloc((void **)&dC32, (size_t)(nc + 1) * 4));
+    CHECK_OK(upload_b(B, nb, t, dB));
+    CUDA_OK(cudaMemcpy(dC + c_shift, h, (size_t)nc * 2, cudaMemcpyHostToDevice));
+    const float alpha = -1.25f;
+    CHECK_OK(hrpb_gpu_spmm(g, n, alpha, dB, t, ldb, beta, dC + c_shift, t, ldc, row, NULL));
+    CHECK_OK(hrpb_gpu_spmm(g, n, alpha, dB, t, ldb, 0.0f, dC32, SP24_DATA_FP32, ldc, row, NULL));
+    CUDA_OK(cudaMemcpy(h, dC + c_shift, (size_t)nc * 2, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(C32, dC32, (size_t)nc * 4, cudaMemcpyDeviceToHost));
+    int64_t gaps = 0, unrounded = 0;
+    for (int64_t e = 0; e < nc; e++) {
+        const int inside = e % ldc < n;
+        C[e] = inside ? sp24_half_value(h[e], prec) : 0.0f;
+        if (!inside) gaps += h[e] != gap;
+        else if (beta == 0.0f) unrounded += h[e] != sp24_half_bits(C32[e], prec);
+    }
+    CHECK_OK(reference_spmm(A, n, alpha, B, ldb, beta, C0, ldc, row, ref));
+    const double tol = t == SP24_DATA_BF16 ? 1e-2 : 2e-3;
+    const compare_result r = compare_to_reference(C, ldc, row, ref, M, n, tol);
+    CHECK(r.pass && gaps == 0 && unrounded == 0);
+    if ((!r.pass || gaps || unrounded) && failures_printed++ < 20)
+        fprintf(stderr,
+                "  %s: C type %d, N=%lld ldc %lld +%lld beta %g: rel_err %.3g, %lld non-finite, "
+                "%lld gaps changed, %lld not the float product rounded\n",
+                what, t, (long long)n, (long long)ldc, (long long)c_shift, beta, r.rel_err,
+                (long long)r.nonfinite, (long long)gaps, (long long)unrounded);
+    cudaFree(dB);
+    cudaFree(dC);
+    cudaFree(dC32);
+    free(B);
+    free(C0);
+    free(C);
+    free(C32);
+    free(h);
+    free(ref);
+}
+
+/* A 16-bit C written by the TF32 kernel as it is: the generated edge cases
+ * on a pretend GPU of one SM (so that no panel is split), both panel
+ * heights, N of the list, bf16 and fp16, ldc n (16-byte stores where n is a
+ * multiple of 8) or n + 3, C on a 16-byte boundary or 2 bytes past one,
+ * beta 0 and 0.5. */
+static void test_16bit_c(void)
+{
+    uint64_t seed = 11000;
+    for (int ci = 0; ci < matgen_num_cases(); ci++) {
+        tcspmm_csr A;
+        const char *name;
+        CHECK_OK(matgen_case(ci, 277 + ci, &A, &name));
+        for (int tm = 16; tm <= 32; tm += 16) {
+            device_matrix m;
+            tcspmm_status st = device_matrix_make(&A, tm, 0, 1, 1, 1, TCSPMM_PRECISION_TF32, &m);
+            CHECK_OK(st);
+            for (int ni = (ci + tm / 16) % n_step; !st && ni < NUM_NS; ni += n_step) {
+                const int k = ci + ni + tm / 16;
+                const int64_t n = test_ns[ni];
+                check_16bit_c(&A, m.g, n, k % 2 ? SP24_DATA_BF16 : SP24_DATA_FP16,
+                              n + (k / 2 % 2 ? 3 : 0), k / 4 % 2, k % 3 ? 0.5f : 0.0f, seed,
+                              name);
+                seed += 2;
+            }
+            device_matrix_free(&m);
+        }
+        tcspmm_csr_free(&A);
+    }
+}
+
 /* The other arguments: a bad leading dimension is refused with a message. */
 static void test_arguments(void)
 {
@@ -442,40 +540,62 @@ static void test_arguments(void)
         float *dB = NULL, *dC = NULL;
         CUDA_OK(cudaMalloc((void **)&dB, 30 * 64 * 4));
         CUDA_OK(cudaMalloc((void **)&dC, 40 * 64 * 4));
-        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, SP24_DATA_FP32, 63, 0.0f, dC, 64,
-                            TCSPMM_LAYOUT_ROW_MAJOR, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, SP24_DATA_FP32, 63, 0.0f, dC, SP24_DATA_FP32,
+                            64, TCSPMM_LAYOUT_ROW_MAJOR, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
         CHECK(strstr(tcspmm_last_error(), "ldb") != NULL);
-        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, SP24_DATA_FP32, 30, 0.0f, dC, 39,
-                            TCSPMM_LAYOUT_COL_MAJOR, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+        CHECK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, SP24_DATA_FP32, 30, 0.0f, dC, SP24_DATA_FP32,
+                            39, TCSPMM_LAYOUT_COL_MAJOR, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
         /* A non-default stream. */
         cudaStream_t s;
         CUDA_OK(cudaStreamCreate(&s));
-        CHECK_OK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, SP24_DATA_FP32, 64, 0.0f, dC, 64,
-                               TCSPMM_LAYOUT_ROW_MAJOR, s));
+        CHECK_OK(hrpb_gpu_spmm(m.g, 64, 1.0f, dB, SP24_DATA_FP32, 64, 0.0f, dC, SP24_DATA_FP32,
+                               64, TCSPMM_LAYOUT_ROW_MAJOR, s));
         CUDA_OK(cudaStreamSynchronize(s));
         CUDA_OK(cudaStreamDestroy(s));
-        /* A 16-bit B: row-major, 8-byte aligned, ldb a multiple of 4 only. */
+        /* A 16-bit B: row-major, 8-byte aligned, ldb a multiple of 4, TF32
+         * only; a 16-bit C: of B's type, on a plan without split panels. */
         const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR, col = TCSPMM_LAYOUT_COL_MAJOR;
-        CHECK_OK(hrpb_gpu_spmm(m.g, 62, 1.0f, dB, SP24_DATA_BF16, 64, 0.0f, dC, 64, row, NULL));
-        CHECK_OK(hrpb_gpu_spmm(m.g, 62, 1.0f, (char *)dB + 8, SP24_DATA_FP16, 64, 0.0f, dC, 64,
-                               row, NULL));
-        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, (char *)dB + 2, SP24_DATA_BF16, 64, 0.0f, dC, 64, row,
-                            NULL) == TCSPMM_ERROR_UNSUPPORTED);
+        const int f32 = SP24_DATA_FP32, bf16 = SP24_DATA_BF16, fp16 = SP24_DATA_FP16;
+        const tcspmm_status refused = TCSPMM_ERROR_UNSUPPORTED;
+        const char *b = (const char *)dB;
+        CHECK_OK(hrpb_gpu_spmm(m.g, 62, 1.0f, b, bf16, 64, 0.0f, dC, f32, 64, row, NULL));
+        CHECK_OK(hrpb_gpu_spmm(m.g, 62, 1.0f, b + 8, fp16, 64, 0.0f, dC, f32, 64, row, NULL));
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, b + 2, bf16, 64, 0.0f, dC, f32, 64, row, NULL) ==
+              refused);
         CHECK(strstr(tcspmm_last_error(), "8-byte") != NULL);
-        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, dB, SP24_DATA_FP16, 62, 0.0f, dC, 64, row, NULL) ==
-              TCSPMM_ERROR_UNSUPPORTED);
-        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, dB, SP24_DATA_BF16, 32, 0.0f, dC, 40, col, NULL) ==
-              TCSPMM_ERROR_UNSUPPORTED);
-        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, dB, 7, 64, 0.0f, dC, 64, row, NULL) ==
-              TCSPMM_ERROR_UNSUPPORTED);
-        device_matrix fp32;
-        const tcspmm_status made =
-            device_matrix_make(&A, 16, 0, 1, 132, 4, TCSPMM_PRECISION_FP32, &fp32);
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, b, fp16, 62, 0.0f, dC, f32, 64, row, NULL) == refused);
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, b, bf16, 32, 0.0f, dC, f32, 40, col, NULL) == refused);
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, b, 7, 64, 0.0f, dC, f32, 64, row, NULL) == refused);
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, b, bf16, 64, 0.0f, dC, fp16, 64, row, NULL) == refused);
+        CHECK(hrpb_gpu_spmm(m.g, 62, 1.0f, b, f32, 64, 0.0f, dC, bf16, 64, row, NULL) == refused);
+        device_matrix fp32, whole, split;
+        tcspmm_status made = device_matrix_make(&A, 16, 0, 1, 132, 4, TCSPMM_PRECISION_FP32, &fp32);
         CHECK_OK(made);
         if (!made)
-            CHECK(hrpb_gpu_spmm(fp32.g, 62, 1.0f, dB, SP24_DATA_BF16, 64, 0.0f, dC, 64, row,
-                                NULL) == TCSPMM_ERROR_UNSUPPORTED);
+            CHECK(hrpb_gpu_spmm(fp32.g, 62, 1.0f, b, bf16, 64, 0.0f, dC, f32, 64, row, NULL) ==
+                  refused);
+        made = device_matrix_make(&A, 16, 0, 1, 1, 1, TCSPMM_PRECISION_TF32, &whole);
+        CHECK_OK(made);
+        if (!made) {
+            CHECK(whole.w.split_panels == 0);
+            CHECK_OK(hrpb_gpu_spmm(whole.g, 62, 1.0f, b, bf16, 64, 0.0f, dC, bf16, 64, row, NULL));
+            CHECK_OK(hrpb_gpu_spmm(whole.g, 61, 1.0f, b, fp16, 64, 0.5f, (char *)dC + 2, fp16, 61,
+                                   row, NULL));
+        }
+        tcspmm_csr H;
+        CHECK_OK(heavy_panel_matrix(&H));
+        made = device_matrix_split(&H, 16, 0, TCSPMM_PRECISION_TF32, &split);
+        CHECK_OK(made);
+        if (!made) {
+            CHECK(split.w.split_panels > 0);
+            CHECK(hrpb_gpu_spmm(split.g, 62, 1.0f, b, bf16, 64, 0.0f, dC, bf16, 64, row, NULL) ==
+                  refused);
+            CHECK(strstr(tcspmm_last_error(), "split") != NULL);
+        }
+        tcspmm_csr_free(&H);
         device_matrix_free(&fp32);
+        device_matrix_free(&whole);
+        device_matrix_free(&split);
         CUDA_OK(cudaDeviceSynchronize());
         cudaFree(dB);
         cudaFree(dC);
@@ -598,7 +718,7 @@ static tcspmm_status timed_call_run(const timed_call *c)
         return cusparse_path_spmm(c->cusparse, c->alg, c->n, 1.0f, c->dB, c->ldb, 0.0f, c->dC,
                                   c->ldc, c->layout, NULL);
     return hrpb_gpu_spmm_mode(c->g, c->n, 1.0f, c->dB, SP24_DATA_FP32, c->ldb, 0.0f, c->dC,
-                              c->ldc, c->layout, c->colb, HRPB_STAGES_AUTO, NULL);
+                              SP24_DATA_FP32, c->ldc, c->layout, c->colb, HRPB_STAGES_AUTO, NULL);
 }
 
 /* Median milliseconds of the call over TIME_RUNS runs after 3 warm-ups, L2
@@ -775,6 +895,7 @@ int main(int argc, char **argv)
     test_split_panels();
     test_fp32_stages();
     test_16bit_b();
+    test_16bit_c();
     test_bundled();
     return tests_finish();
 }

@@ -71,12 +71,19 @@ tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w, tcspmm_precis
 int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, int64_t ldb,
                      tcspmm_layout layout);
 
-/* C = alpha*A*B + beta*C with device pointers, B of b_type as
- * hrpb_gpu_reads_b allows (TCSPMM_ERROR_UNSUPPORTED otherwise), enqueued on
- * stream. */
+/* Whether hrpb_gpu_spmm writes a C of elements of c_type with a B of
+ * b_type that it reads: floats always; a 16-bit C of B's own type (so in
+ * TF32, row-major) where g has no split panels, whose parts the kernel adds
+ * with float atomics. It is worked out in float (alpha * sum + beta * C)
+ * and rounded to nearest even once. */
+int hrpb_gpu_writes_c(const hrpb_gpu *g, int b_type, int c_type);
+
+/* C = alpha*A*B + beta*C with device pointers, B of b_type and C of c_type
+ * as hrpb_gpu_reads_b and hrpb_gpu_writes_c allow (TCSPMM_ERROR_UNSUPPORTED
+ * otherwise), enqueued on stream. */
 tcspmm_status hrpb_gpu_spmm(const hrpb_gpu *g, int64_t n, float alpha, const void *dB,
-                            int b_type, int64_t ldb, float beta, float *dC, int64_t ldc,
-                            tcspmm_layout layout, void *stream);
+                            int b_type, int64_t ldb, float beta, void *dC, int c_type,
+                            int64_t ldc, tcspmm_layout layout, void *stream);
 
 void hrpb_gpu_free(hrpb_gpu *g);
 

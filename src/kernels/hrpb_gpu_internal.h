@@ -65,8 +65,8 @@ typedef enum hrpb_stages_mode {
 /* hrpb_gpu_spmm with the column-major-B strategy and the copy stages forced
  * (AUTO: the rules hrpb_gpu_spmm uses). Row-major B ignores mode. */
 tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float alpha, const void *dB,
-                                 int b_type, int64_t ldb, float beta, float *dC, int64_t ldc,
-                                 tcspmm_layout layout, hrpb_colb_mode mode,
+                                 int b_type, int64_t ldb, float beta, void *dC, int c_type,
+                                 int64_t ldc, tcspmm_layout layout, hrpb_colb_mode mode,
                                  hrpb_stages_mode stages, void *stream);
 
 /* C rows of the listed panels (TM rows each, clipped at rows; panel row i is

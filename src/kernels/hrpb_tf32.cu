@@ -71,7 +71,12 @@
  * rows of one) where B is 16-byte aligned with ldb a multiple of 8, else four
  * (8 bytes, four rows as for floats), one cp.async per row that zero-fills
  * past n (and for padding columns); rows are padded by 16 elements (again 32
- * bytes). */
+ * bytes). With such a B the kernel can also write C in B's type (CK, where
+ * no panel is split: there are no 16-bit atomics that round once): each
+ * lane's eight columns of a row, alpha * sum + beta * C in float, rounded
+ * to nearest even once, as one 16-byte store where C allows, else element
+ * by element. */
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -213,6 +218,23 @@ __device__ __forceinline__ unsigned widened_bits(unsigned w, int half)
     return __float_as_uint(__half2float(__ushort_as_half((unsigned short)h)));
 }
 
+/* x rounded to nearest even in the 16-bit type CK (bf16 or fp16), as bits. */
+template <int CK>
+__device__ __forceinline__ unsigned short rounded_bits(float x)
+{
+    if constexpr (CK == SP24_DATA_BF16) return __bfloat16_as_ushort(__float2bfloat16_rn(x));
+    return __half_as_ushort(__float2half_rn(x));
+}
+
+/* x + beta * (the 16-bit element old of type CK), rounded once to CK;
+ * beta == 0 does not read old. */
+template <int CK>
+__device__ __forceinline__ unsigned short added_bits(float x, float beta, unsigned old)
+{
+    if (beta != 0.0f) x += beta * __uint_as_float(widened_bits<CK>(old, 0));
+    return rounded_bits<CK>(x);
+}
+
 /* d (16x8) += a (16x8, row) * b (8x8, col) in TF32, f32 accumulators. */
 __device__ __forceinline__ void mma_tf32_16x8x8(float d[4], uint4 a, unsigned long long b)
 {
@@ -325,18 +347,19 @@ constexpr int min_blocks_per_sm(void)
     return TM != 16 ? 1 : by_smem > cap ? cap : by_smem;
 }
 
-template <int TM, int WARPS, int STAGES, bool VEC, bool SPLIT, int BK>
+template <int TM, int WARPS, int STAGES, bool VEC, bool SPLIT, int BK, int CK>
 __global__ void __launch_bounds__(32 * WARPS, (min_blocks_per_sm<TM, WARPS, STAGES, SPLIT>()))
 hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restrict__ size_ptr,
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
                  const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles,
-                 float alpha, const void *B, int64_t b_sk, int64_t b_sj, float beta, float *C,
+                 float alpha, const void *B, int64_t b_sk, int64_t b_sj, float beta, void *C,
                  int64_t c_si, int64_t c_sj, bool c_vec, bool c_staged)
 {
     typedef hrpb_smem<TM, WARPS, STAGES, SPLIT, BK> smem_t;
     typedef typename smem_t::belem belem;
     constexpr int EB = smem_t::EB;
     static_assert(EB == 4 || !SPLIT, "16-bit B: TF32 only");
+    static_assert(CK == SP24_DATA_FP32 || CK == BK, "a 16-bit C: B's type");
     constexpr int H = SPLIT ? 2 : 1; /* TF32 parts of an operand */
     /* A copy chunk is 16 bytes of a B row (four floats, or eight 16-bit
      * elements), or 8 (four 16-bit elements) where B's rows are only 8-byte
@@ -648,7 +671,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         /* Epilogue: lane (g, t) holds columns 8t .. 8t + 7 of the warp's 32
          * (tile s: 8t + s in e = 0, 2 and 8t + 4 + s in e = 1, 3) of rows g
          * (e = 0, 1) and g + 8 (e = 2, 3) of each brick row. */
-        if (c_staged && !split) {
+        if (CK == SP24_DATA_FP32 && c_staged && !split) {
             /* Rows of C that 16-byte stores cannot write (row-major, ldc not
              * a multiple of 4 or C misaligned; n > 8): the warp's TM x 32
              * tile goes through shared memory (the B stages, free once every
@@ -680,7 +703,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
             for (int k = 0; k < TM && j < n; k++) {
                 const int64_t i = tile_rows[k];
                 if (i < 0) break;
-                float *c = C + i * c_si + j * c_sj;
+                float *c = static_cast<float *>(C) + i * c_si + j * c_sj;
                 const float v = tile[k * C_LD + lane];
                 *c = beta == 0.0f ? v : v + beta * *c;
             }
@@ -698,7 +721,31 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                         x[s] = alpha * acc[r][s][2 * h];
                         x[4 + s] = alpha * acc[r][s][2 * h + 1];
                     }
-                    float *c = C + i * c_si + jc * c_sj;
+                    if constexpr (CK != SP24_DATA_FP32) { /* no split panels (the host) */
+                        unsigned short *c =
+                            static_cast<unsigned short *>(C) + i * c_si + jc * c_sj;
+                        if (c_vec && jc + 8 <= n) { /* row-major, 16-byte aligned */
+                            uint4 *c8 = reinterpret_cast<uint4 *>(c);
+                            const uint4 o = beta != 0.0f ? *c8 : make_uint4(0, 0, 0, 0);
+                            const unsigned w[4] = {o.x, o.y, o.z, o.w};
+                            unsigned p[4];
+#pragma unroll
+                            for (int q = 0; q < 4; q++)
+                                p[q] = added_bits<CK>(x[2 * q], beta, w[q]) |
+                                       (unsigned)added_bits<CK>(x[2 * q + 1], beta, w[q] >> 16)
+                                           << 16;
+                            *c8 = make_uint4(p[0], p[1], p[2], p[3]);
+                            continue;
+                        }
+#pragma unroll
+                        for (int q = 0; q < 8; q++) {
+                            if (jc + q >= n) break;
+                            unsigned short *cq = c + q * c_sj;
+                            *cq = added_bits<CK>(x[q], beta, beta != 0.0f ? *cq : 0u);
+                        }
+                        continue;
+                    }
+                    float *c = static_cast<float *>(C) + i * c_si + jc * c_sj;
                     if (c_vec && jc + 8 <= n && (!split || VEC_ATOMICS)) { /* row-major, 16-byte aligned */
                         float4 *c4 = reinterpret_cast<float4 *>(c);
                         float4 lo = make_float4(x[0], x[1], x[2], x[3]);
@@ -741,7 +788,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
 
 typedef void (*hrpb_kernel_fn)(const hrpb_vpanel *, const int64_t *, const int32_t *,
                                const uint8_t *, const int64_t *, int64_t, int64_t, int64_t, float,
-                               const void *, int64_t, int64_t, float, float *, int64_t, int64_t,
+                               const void *, int64_t, int64_t, float, void *, int64_t, int64_t,
                                bool, bool);
 
 /* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
@@ -756,58 +803,71 @@ static int warps_index(int warps)
     return warps == 1 ? 0 : warps == 2 ? 1 : 2;
 }
 
-/* b_type: B's elements (SP24_DATA_*); a 16-bit B has kernels in TF32 only,
- * whose vec copies 16 bytes a row and chunk, else 8 (hrpb_gpu_reads_b). */
-template <int TM, int WARPS, int STAGES, bool SPLIT>
-static hrpb_kernel_fn kernel_for_stages(bool vec, int b_type)
+/* The TF32 kernels of a 16-bit B of type BK: vec copies 16 bytes a row and
+ * chunk, else 8; c16: C of type BK too, else float (hrpb_gpu_reads_b,
+ * hrpb_gpu_writes_c). */
+template <int TM, int WARPS, int STAGES, int BK>
+static hrpb_kernel_fn kernel_for_16bit_b(bool vec, bool c16)
 {
+    constexpr int F = SP24_DATA_FP32;
+    if (c16)
+        return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, BK, BK>
+                   : hrpb_tf32_kernel<TM, WARPS, STAGES, false, false, BK, BK>;
+    return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, BK, F>
+               : hrpb_tf32_kernel<TM, WARPS, STAGES, false, false, BK, F>;
+}
+
+/* b_type: B's elements (SP24_DATA_*); a 16-bit B has kernels in TF32 only,
+ * whose C is float or of B's type (c16). */
+template <int TM, int WARPS, int STAGES, bool SPLIT>
+static hrpb_kernel_fn kernel_for_stages(bool vec, int b_type, bool c16)
+{
+    constexpr int F = SP24_DATA_FP32;
     if constexpr (!SPLIT) {
         if (b_type == SP24_DATA_BF16)
-            return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, SP24_DATA_BF16>
-                       : hrpb_tf32_kernel<TM, WARPS, STAGES, false, false, SP24_DATA_BF16>;
+            return kernel_for_16bit_b<TM, WARPS, STAGES, SP24_DATA_BF16>(vec, c16);
         if (b_type == SP24_DATA_FP16)
-            return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, false, SP24_DATA_FP16>
-                       : hrpb_tf32_kernel<TM, WARPS, STAGES, false, false, SP24_DATA_FP16>;
+            return kernel_for_16bit_b<TM, WARPS, STAGES, SP24_DATA_FP16>(vec, c16);
     }
-    return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, SPLIT, SP24_DATA_FP32>
-               : hrpb_tf32_kernel<TM, WARPS, STAGES, false, SPLIT, SP24_DATA_FP32>;
+    return vec ? hrpb_tf32_kernel<TM, WARPS, STAGES, true, SPLIT, F, F>
+               : hrpb_tf32_kernel<TM, WARPS, STAGES, false, SPLIT, F, F>;
 }
 
 /* shallow: two stages where the kernel has them (has_shallow), else three. */
 template <int TM, int WARPS, bool SPLIT>
-static hrpb_kernel_fn kernel_for_warps(bool shallow, bool vec, int b_type)
+static hrpb_kernel_fn kernel_for_warps(bool shallow, bool vec, int b_type, bool c16)
 {
     if constexpr (has_shallow<TM, WARPS, SPLIT>())
-        if (shallow) return kernel_for_stages<TM, WARPS, SHALLOW_STAGES, SPLIT>(vec, b_type);
-    return kernel_for_stages<TM, WARPS, DEEP_STAGES, SPLIT>(vec, b_type);
+        if (shallow) return kernel_for_stages<TM, WARPS, SHALLOW_STAGES, SPLIT>(vec, b_type, c16);
+    return kernel_for_stages<TM, WARPS, DEEP_STAGES, SPLIT>(vec, b_type, c16);
 }
 
 template <int TM, bool SPLIT>
-static hrpb_kernel_fn kernel_for_split(int warps, bool shallow, bool vec, int b_type)
+static hrpb_kernel_fn kernel_for_split(int warps, bool shallow, bool vec, int b_type, bool c16)
 {
-    return warps == 1   ? kernel_for_warps<TM, 1, SPLIT>(shallow, vec, b_type)
-           : warps == 2 ? kernel_for_warps<TM, 2, SPLIT>(shallow, vec, b_type)
-                        : kernel_for_warps<TM, MAX_WARPS, SPLIT>(shallow, vec, b_type);
+    return warps == 1   ? kernel_for_warps<TM, 1, SPLIT>(shallow, vec, b_type, c16)
+           : warps == 2 ? kernel_for_warps<TM, 2, SPLIT>(shallow, vec, b_type, c16)
+                        : kernel_for_warps<TM, MAX_WARPS, SPLIT>(shallow, vec, b_type, c16);
 }
 
 /* The kernel for panel height tm, warps per block, two stages (where
  * there is such a kernel) or three, vector B loads, split (3xTF32)
- * arithmetic and B's element type. */
+ * arithmetic, B's element type and a C of B's 16-bit type (c16). */
 static hrpb_kernel_fn kernel_for(int tm, int warps, bool shallow, bool vec, bool split,
-                                 int b_type)
+                                 int b_type, bool c16)
 {
     if (tm == 32)
-        return split ? kernel_for_split<32, true>(warps, shallow, vec, b_type)
-                     : kernel_for_split<32, false>(warps, shallow, vec, b_type);
-    return split ? kernel_for_split<16, true>(warps, shallow, vec, b_type)
-                 : kernel_for_split<16, false>(warps, shallow, vec, b_type);
+        return split ? kernel_for_split<32, true>(warps, shallow, vec, b_type, c16)
+                     : kernel_for_split<32, false>(warps, shallow, vec, b_type, c16);
+    return split ? kernel_for_split<16, true>(warps, shallow, vec, b_type, c16)
+                 : kernel_for_split<16, false>(warps, shallow, vec, b_type, c16);
 }
 
 /* Resident thread blocks per SM of the three-stage kernel (row-major float B). */
 static tcspmm_status deep_blocks_per_sm(int tm, int warps, bool split, int *blocks)
 {
     return TCSPMM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        blocks, kernel_for(tm, warps, false, true, split, SP24_DATA_FP32), 32 * warps, 0));
+        blocks, kernel_for(tm, warps, false, true, split, SP24_DATA_FP32, false), 32 * warps, 0));
 }
 
 /* Whether a precision runs split (3xTF32); -1 if the kernel does not do it. */
@@ -867,7 +927,7 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     /* every kernel of this file is compiled for the same architectures */
     g->dependent_launch =
         dependent_launch_supported((const void *)kernel_for(16, 1, false, true, g->split,
-                                                            SP24_DATA_FP32));
+                                                            SP24_DATA_FP32, false));
     if (!g->scratch) g->scratch = device_keeping_pool();
     g->num_vpanels = nv;
     g->num_split_panels = nsplit;
@@ -992,26 +1052,31 @@ static bool shallow_for(const hrpb_gpu *g, int warps, int64_t n_tiles, hrpb_stag
 }
 
 /* Launches the kernel on B (elements of b_type) with element strides
- * (b_sk, b_sj) after the beta pre-pass of split panels, as a dependent of
- * the pre-pass when there is one. */
+ * (b_sk, b_sj) and C (of c_type) with (c_si, c_sj) after the beta pre-pass
+ * of split panels (which a 16-bit C has none of), as a dependent of the
+ * pre-pass when there is one. */
 static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const void *B, int b_type,
-                            int64_t b_sk, int64_t b_sj, float beta, float *C, int64_t c_si,
-                            int64_t c_sj, hrpb_stages_mode stages, cudaStream_t stream)
+                            int64_t b_sk, int64_t b_sj, float beta, void *C, int c_type,
+                            int64_t c_si, int64_t c_sj, hrpb_stages_mode stages,
+                            cudaStream_t stream)
 {
     int scaled = 0;
-    TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows, g->row_map,
-                                 g->rows, n, beta, C, c_si, c_sj, stream, &scaled));
+    const bool c16 = c_type != SP24_DATA_FP32;
+    if (!c16)
+        TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows,
+                                     g->row_map, g->rows, n, beta, static_cast<float *>(C), c_si,
+                                     c_sj, stream, &scaled));
     const int warps = warps_for(n);
     /* 16-byte chunks: four floats or eight 16-bit elements */
     const int chunk = b_type == SP24_DATA_FP32 ? 4 : 8;
     const bool vec =
         b_sj == 1 && b_sk % chunk == 0 && b_sk < (1 << 30) && (uintptr_t)B % 16 == 0;
-    const bool c_vec = c_sj == 1 && c_si % 4 == 0 && (uintptr_t)C % 16 == 0;
+    const bool c_vec = c_sj == 1 && c_si % (c16 ? 8 : 4) == 0 && (uintptr_t)C % 16 == 0;
     /* Other row-major C goes through shared memory from n = 9 on; up to 8
      * columns the scalar stores are fewer instructions (at n = 7 staging was
      * 0.97x-1.00x, at 15 1.00x-1.08x, from 31 on 1.01x-1.99x:
      * bench/results/odd-n-2026-11-27/). */
-    const bool c_staged = c_sj == 1 && !c_vec && n > 8;
+    const bool c_staged = !c16 && c_sj == 1 && !c_vec && n > 8;
     const int64_t n_tiles = (n + 32 * warps - 1) / (32 * warps);
     cudaLaunchAttribute dependent;
     cudaLaunchConfig_t cfg = {};
@@ -1023,7 +1088,7 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
     cfg.numAttrs = scaled && g->dependent_launch;
     const bool shallow = shallow_for(g, warps, n_tiles, stages);
     TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
-        &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split, b_type), g->vpanels,
+        &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split, b_type, c16), g->vpanels,
         g->size_ptr,
         g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C,
         c_si, c_sj, c_vec, c_staged)));
@@ -1050,11 +1115,18 @@ extern "C" int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, i
            (uintptr_t)dB % 8 == 0;
 }
 
+extern "C" int hrpb_gpu_writes_c(const hrpb_gpu *g, int b_type, int c_type)
+{
+    if (c_type == SP24_DATA_FP32) return 1;
+    return g && !g->split && g->num_split_panels == 0 && c_type == b_type &&
+           (c_type == SP24_DATA_BF16 || c_type == SP24_DATA_FP16);
+}
+
 extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float alpha,
                                             const void *dB, int b_type, int64_t ldb, float beta,
-                                            float *dC, int64_t ldc, tcspmm_layout layout,
-                                            hrpb_colb_mode mode, hrpb_stages_mode stages,
-                                            void *stream)
+                                            void *dC, int c_type, int64_t ldc,
+                                            tcspmm_layout layout, hrpb_colb_mode mode,
+                                            hrpb_stages_mode stages, void *stream)
 {
     if (!g || n < 0 || (n > 0 && g->rows > 0 && !dC) || (n > 0 && g->cols > 0 && !dB))
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
@@ -1064,6 +1136,11 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
                            "hrpb_gpu_spmm: a B of type %d is read only in TF32, row-major, "
                            "8-byte aligned and with ldb (%lld) a multiple of 4 below 2^30",
                            b_type, (long long)ldb);
+    if (!hrpb_gpu_writes_c(g, b_type, c_type))
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "hrpb_gpu_spmm: a C of type %d is written only in TF32, with a B of "
+                           "its type (here %d), by a plan without split panels (%lld)",
+                           c_type, b_type, (long long)g->num_split_panels);
     const bool row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     if ((row_major && (ldb < n || ldc < n)) || (!row_major && (ldb < g->cols || ldc < g->rows)) ||
         ldb < 1 || ldc < 1)
@@ -1090,18 +1167,21 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
     }
     if (!bt)
         return launch(g, n, alpha, dB, b_type, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC,
-                      c_si, c_sj, stages, s);
+                      c_type, c_si, c_sj, stages, s);
     tcspmm_status st =
         dense_transpose_to_row_major((const float *)dB, ldb, g->cols, n, bt, ldt, s);
-    if (!st) st = launch(g, n, alpha, bt, SP24_DATA_FP32, ldt, 1, beta, dC, c_si, c_sj, stages, s);
+    if (!st)
+        st = launch(g, n, alpha, bt, SP24_DATA_FP32, ldt, 1, beta, dC, c_type, c_si, c_sj, stages,
+                    s);
     tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(bt, s));
     return st ? st : freed;
 }
 
 extern "C" tcspmm_status hrpb_gpu_spmm(const hrpb_gpu *g, int64_t n, float alpha,
                                        const void *dB, int b_type, int64_t ldb, float beta,
-                                       float *dC, int64_t ldc, tcspmm_layout layout, void *stream)
+                                       void *dC, int c_type, int64_t ldc, tcspmm_layout layout,
+                                       void *stream)
 {
-    return hrpb_gpu_spmm_mode(g, n, alpha, dB, b_type, ldb, beta, dC, ldc, layout,
+    return hrpb_gpu_spmm_mode(g, n, alpha, dB, b_type, ldb, beta, dC, c_type, ldc, layout,
                               HRPB_COLB_AUTO, HRPB_STAGES_AUTO, stream);
 }
