@@ -78,10 +78,11 @@ static int data_code(tcspmm_datatype t)
     return t == TCSPMM_R_16BF ? SP24_DATA_BF16 : t == TCSPMM_R_16F ? SP24_DATA_FP16 : SP24_DATA_FP32;
 }
 
-/* Whether the plan's kernels read or write elements of type t as they are:
- * floats on every path, a 16-bit type only on the sparse24 path with that
- * precision. Other 16-bit operands go through float scratch
- * (product_through_float), but for B on HRPB plans (reads_b_directly). */
+/* Whether the plan's kernels read or write elements of type t as they are
+ * on every call: floats on every path, a 16-bit type on the sparse24 path
+ * with that precision; HRPB takes some 16-bit B and C too
+ * (reads_b_directly, writes_c_directly). Other operands go through float
+ * scratch (typed_product). */
 static int read_directly(const tcspmm_plan *plan, tcspmm_datatype t)
 {
     if (t == TCSPMM_R_32F) return 1;
@@ -191,16 +192,16 @@ static tcspmm_status scratch_alloc(tcspmm_plan *plan, float **p, size_t bytes, c
     return TCSPMM_CUDA(cudaMallocFromPoolAsync((void **)p, bytes ? bytes : 4, plan->scratch, stream));
 }
 
-/* The product with a B or C of a type the plan's kernels do not take
- * (read_directly, reads_b_directly, writes_c_directly): such a B is widened
- * into packed float scratch (exact: every bf16 and fp16 value is a TF32
- * value), the product goes into float scratch for such a C, and
+/* The product with B and C of their types. Where the plan's kernels do not
+ * take one as it is (reads_b_directly, writes_c_directly), such a B is
+ * widened into packed float scratch (exact: every bf16 and fp16 value is a
+ * TF32 value), the product goes into float scratch for such a C, and
  * C = that + beta * C is then rounded to C's type to nearest even once.
  * The scratch is freed in stream order. */
-static tcspmm_status product_through_float(tcspmm_plan *plan, int64_t n, float alpha,
-                                           const void *dB, tcspmm_datatype b_type, int64_t ldb,
-                                           float beta, void *dC, tcspmm_datatype c_type,
-                                           int64_t ldc, tcspmm_layout layout, void *stream)
+static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
+                                   tcspmm_datatype b_type, int64_t ldb, float beta, void *dC,
+                                   tcspmm_datatype c_type, int64_t ldc, tcspmm_layout layout,
+                                   void *stream)
 {
     const int b_code = data_code(b_type), c_code = data_code(c_type);
     const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
@@ -264,13 +265,8 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
     if (!st && !adds)
         st = dense_scale(dC, data_code(c_type), plan->info.rows, n, ldc,
                          layout == TCSPMM_LAYOUT_ROW_MAJOR, beta, stream);
-    else if (!st && reads_b_directly(plan, b_type, dB, ldb, layout) &&
-             writes_c_directly(plan, b_type, c_type))
-        st = product(plan, n, alpha, dB, data_code(b_type), ldb, beta, dC, data_code(c_type), ldc,
-                     layout, stream);
     else if (!st)
-        st = product_through_float(plan, n, alpha, dB, b_type, ldb, beta, dC, c_type, ldc, layout,
-                                   stream);
+        st = typed_product(plan, n, alpha, dB, b_type, ldb, beta, dC, c_type, ldc, layout, stream);
     call_scope_leave(&scope);
     return st;
 }

@@ -1089,9 +1089,8 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
     const bool shallow = shallow_for(g, warps, n_tiles, stages);
     TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
         &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split, b_type, c16), g->vpanels,
-        g->size_ptr,
-        g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk, b_sj, beta, C,
-        c_si, c_sj, c_vec, c_staged)));
+        g->size_ptr, g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk,
+        b_sj, beta, C, c_si, c_sj, c_vec, c_staged)));
     return TCSPMM_CUDA(cudaGetLastError());
 }
 
