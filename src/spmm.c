@@ -103,8 +103,8 @@ static int reads_b_directly(const tcspmm_plan *plan, tcspmm_datatype t, const vo
 }
 
 /* read_directly for C of type c with a B that the kernel reads as b_read:
- * the HRPB kernel of a TF32 plan without split panels also writes C in a
- * 16-bit B's type (hrpb_gpu_writes_c). */
+ * the HRPB kernel of a TF32 plan also writes C in a 16-bit B's type
+ * (hrpb_gpu_writes_c). */
 static int writes_c_directly(const tcspmm_plan *plan, tcspmm_datatype b_read, tcspmm_datatype c)
 {
     return read_directly(plan, c) ||

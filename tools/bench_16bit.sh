@@ -22,11 +22,11 @@ for input in "$@"; do
 done
 python3 - "$jsonl" <<'PY'
 import json, sys
-print("| matrix | path run | B | C | ours ms | ours, float B and C, ms | float time / this | cuSPARSE (float) ms | speedup | roofline |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| matrix | path run | split panels | B | C | ours ms | ours, float B and C, ms | float time / this | cuSPARSE (float) ms | speedup | roofline |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    print(f"| {r['file'] if r['file'].startswith('gen:') else r['file'].split('/')[-1]} | {r.get('path_run')} | {r['b_type']} | {r['c_type']} | "
+    print(f"| {r['file'] if r['file'].startswith('gen:') else r['file'].split('/')[-1]} | {r.get('path_run')} | {r.get('split_panels')} | {r['b_type']} | {r['c_type']} | "
           f"{r['time_ms']:.4f} | {r['float_ms']:.4f} | {r['float_ms'] / r['time_ms']:.3f} | "
           f"{r['cusparse_ms']:.4f} | {r['speedup']:.2f}x | {r['roofline_frac']:.2f} |")
 PY

@@ -1,7 +1,7 @@
 /* hrpb_gpu_internal.h: what the .cu files of the HRPB device path share with
  * each other and with their GPU test: the device copy of an HRPB, the choice
- * of how a column-major B is read, and the two helper kernels (the beta
- * pre-scale of split panels, the transpose of a column-major B). */
+ * of how a column-major B is read, and the helper kernels (the passes over
+ * the rows of split panels, the transpose of a column-major B). */
 #ifndef TCSPMM_HRPB_GPU_INTERNAL_H
 #define TCSPMM_HRPB_GPU_INTERNAL_H
 
@@ -18,7 +18,8 @@ typedef struct hrpb_vpanel {
     int64_t first_block; /* its blocks are first_block .. first_block + blocks - 1 */
     int64_t panel;       /* the panel it is part of */
     int32_t blocks;
-    int32_t split;       /* 1 if its panel has several parts (partial sums added atomically) */
+    int32_t split;       /* 0, or 1 + its panel's index in split_panels when the panel has
+                            several parts (partial sums added atomically) */
 } hrpb_vpanel;
 
 struct hrpb_gpu {
@@ -35,9 +36,10 @@ struct hrpb_gpu {
     int32_t *active_cols;     /* num_blocks * HRPB_TK */
     uint8_t *packed;
     int64_t *row_map;         /* rows, or NULL: the row of C of each panel row (hrpb.h) */
-    cudaMemPool_t scratch;    /* a column-major B's transposes, stream-ordered: a pool that
-                                 keeps its memory (hrpb_gpu_set_split); NULL where none
-                                 could be made, and B is then read in place */
+    cudaMemPool_t scratch;    /* a column-major B's transposes and a 16-bit C's sums of split
+                                 panels, stream-ordered: a pool that keeps its memory
+                                 (hrpb_gpu_set_split); NULL where none could be made, and B
+                                 is then read in place, such a C refused */
     /* NULL unless the plan's values change (hrpb_value_sources in hrpb.h,
      * kernels/hrpb_values_gpu.cu): */
     int64_t value_blocks;     /* the HRPB's blocks */
@@ -77,6 +79,15 @@ tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t count, int pane
                                 const int64_t *d_row_map, int64_t rows, int64_t n, float beta,
                                 float *dC, int64_t c_si, int64_t c_sj, void *stream,
                                 int *launched);
+
+/* The rows of a 16-bit C (c_type: SP24_DATA_BF16 or _FP16, row-major, ldc)
+ * of the listed panels (as hrpb_scale_panels) = their float sums + beta * C,
+ * rounded to nearest even once; panel d_panels[s]'s row i has its sums at
+ * d_sums + (s * panel_rows + i) * ld_sums. */
+tcspmm_status hrpb_finish_split_panels(const int64_t *d_panels, int64_t count, int panel_rows,
+                                       const int64_t *d_row_map, int64_t rows, int64_t n,
+                                       const float *d_sums, int64_t ld_sums, float beta, void *dC,
+                                       int c_type, int64_t ldc, void *stream);
 
 /* dT (rows x n, row-major, leading dimension ldt) = dS (rows x n,
  * column-major, leading dimension lds). */

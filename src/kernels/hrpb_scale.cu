@@ -1,8 +1,12 @@
-/* hrpb_scale.cu: the beta pre-pass of split virtual panels. The parts of a
- * split panel add their partial sums into C atomically, so beta must be
- * applied to those rows once, before the SpMM kernel, on the same stream.
- * The SpMM kernel may start as soon as every block of the pass has begun
- * (dependent_launch.h); its split parts wait for the pass before they add.
+/* hrpb_scale.cu: the passes over the rows of C of split virtual panels,
+ * whose parts add their partial sums atomically. A float C: beta must be
+ * applied to those rows once, before the SpMM kernel, on the same stream
+ * (the pre-pass). The SpMM kernel may start as soon as every block of the
+ * pass has begun (dependent_launch.h); its split parts wait for the pass
+ * before they add. A 16-bit C: the parts add into float sums of the rows
+ * instead, which the finishing pass, after the kernel, adds to beta * C and
+ * rounds once (one thread block per split panel, threads striding along
+ * each row in turn).
  *
  * Each thread block owns one split panel (TM <= 32 rows clipped at the
  * matrix edge, all n columns; the rows of C the row map says). Row-major C:
@@ -11,8 +15,10 @@
 #include <cuda_runtime.h>
 
 #include "../error.h"
+#include "c_store.h"
 #include "dependent_launch.h"
 #include "hrpb_gpu_internal.h"
+#include "sp24_gpu.h"
 
 enum { SCALE_THREADS = 256 };
 
@@ -57,4 +63,46 @@ extern "C" tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t coun
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()));
     *launched = 1;
     return TCSPMM_SUCCESS;
+}
+
+template <typename CT>
+__global__ void __launch_bounds__(SCALE_THREADS)
+hrpb_finish_split_panels_kernel(const int64_t *__restrict__ panels, int panel_rows,
+                                const int64_t *__restrict__ row_map, int64_t rows, int64_t n,
+                                const float *__restrict__ sums, int64_t ld_sums, float beta,
+                                CT *__restrict__ C, int64_t ldc)
+{
+    const int64_t row0 = panels[blockIdx.x] * panel_rows;
+    const int height = (int)(rows - row0 < panel_rows ? rows - row0 : panel_rows);
+    for (int i = 0; i < height; i++) {
+        const int64_t row = row_map ? row_map[row0 + i] : row0 + i;
+        const float *s = sums + ((int64_t)blockIdx.x * panel_rows + i) * ld_sums;
+        CT *c = C + row * ldc;
+        for (int64_t j = threadIdx.x; j < n; j += SCALE_THREADS)
+            c[j] = from_float<CT>(beta == 0.0f ? s[j] : s[j] + beta * to_float(c[j]));
+    }
+}
+
+extern "C" tcspmm_status hrpb_finish_split_panels(const int64_t *d_panels, int64_t count,
+                                                  int panel_rows, const int64_t *d_row_map,
+                                                  int64_t rows, int64_t n, const float *d_sums,
+                                                  int64_t ld_sums, float beta, void *dC,
+                                                  int c_type, int64_t ldc, void *stream)
+{
+    if (count == 0 || n == 0) return TCSPMM_SUCCESS;
+    if (count > 0x7fffffff)
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "hrpb_finish_split_panels: %lld split panels",
+                           (long long)count);
+    cudaStream_t s = (cudaStream_t)stream;
+    if (c_type == SP24_DATA_BF16)
+        hrpb_finish_split_panels_kernel<__nv_bfloat16><<<(unsigned)count, SCALE_THREADS, 0, s>>>(
+            d_panels, panel_rows, d_row_map, rows, n, d_sums, ld_sums, beta,
+            (__nv_bfloat16 *)dC, ldc);
+    else if (c_type == SP24_DATA_FP16)
+        hrpb_finish_split_panels_kernel<__half><<<(unsigned)count, SCALE_THREADS, 0, s>>>(
+            d_panels, panel_rows, d_row_map, rows, n, d_sums, ld_sums, beta, (__half *)dC, ldc);
+    else
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "hrpb_finish_split_panels: C of type %d (bf16 or fp16 only)", c_type);
+    return TCSPMM_CUDA(cudaGetLastError());
 }

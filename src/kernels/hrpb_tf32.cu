@@ -71,11 +71,14 @@
  * rows of one) where B is 16-byte aligned with ldb a multiple of 8, else four
  * (8 bytes, four rows as for floats), one cp.async per row that zero-fills
  * past n (and for padding columns); rows are padded by 16 elements (again 32
- * bytes). With such a B the kernel can also write C in B's type (CK, where
- * no panel is split: there are no 16-bit atomics that round once): each
+ * bytes). With such a B the kernel can also write C in B's type (CK): each
  * lane's eight columns of a row, alpha * sum + beta * C in float, rounded
  * to nearest even once, as one 16-byte store where C allows, else element
- * by element. */
+ * by element. There are no 16-bit atomics that round once, so the parts of
+ * a split panel add their alpha * sums into float rows of their own (sums:
+ * split panel s's row i is row s * TM + i, ld_sums floats a multiple of 8
+ * apart), which hrpb_finish_split_panels (hrpb_scale.cu) then rounds into
+ * C with beta. */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -123,6 +126,19 @@ constexpr bool has_shallow(void)
 #else
 #define VEC_ATOMICS 0
 #endif
+
+/* s[0 .. 7] += x[0 .. 7] atomically, s on a 32-byte boundary (the float
+ * sums of a split panel's rows under a 16-bit C). */
+__device__ __forceinline__ void add_to_sums(float *s, const float (&x)[8])
+{
+#if VEC_ATOMICS
+    atomicAdd(reinterpret_cast<float4 *>(s), make_float4(x[0], x[1], x[2], x[3]));
+    atomicAdd(reinterpret_cast<float4 *>(s) + 1, make_float4(x[4], x[5], x[6], x[7]));
+#else
+#pragma unroll
+    for (int q = 0; q < 8; q++) atomicAdd(s + q, x[q]);
+#endif
+}
 
 /* ------------------------------------------------------------------ */
 /* PTX wrappers */
@@ -353,7 +369,8 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
                  const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles,
                  float alpha, const void *B, int64_t b_sk, int64_t b_sj, float beta, void *C,
-                 int64_t c_si, int64_t c_sj, bool c_vec, bool c_staged)
+                 int64_t c_si, int64_t c_sj, bool c_vec, bool c_staged, float *sums,
+                 int64_t ld_sums)
 {
     typedef hrpb_smem<TM, WARPS, STAGES, SPLIT, BK> smem_t;
     typedef typename smem_t::belem belem;
@@ -721,7 +738,11 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                         x[s] = alpha * acc[r][s][2 * h];
                         x[4 + s] = alpha * acc[r][s][2 * h + 1];
                     }
-                    if constexpr (CK != SP24_DATA_FP32) { /* no split panels (the host) */
+                    if constexpr (CK != SP24_DATA_FP32) {
+                        if (split) { /* jc + 8 <= ld_sums: the row of sums is padded */
+                            add_to_sums(sums + ((int64_t)(vp.split - 1) * TM + 16 * r + g + 8 * h) * ld_sums + jc, x);
+                            continue;
+                        }
                         unsigned short *c =
                             static_cast<unsigned short *>(C) + i * c_si + jc * c_sj;
                         if (c_vec && jc + 8 <= n) { /* row-major, 16-byte aligned */
@@ -789,7 +810,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
 typedef void (*hrpb_kernel_fn)(const hrpb_vpanel *, const int64_t *, const int32_t *,
                                const uint8_t *, const int64_t *, int64_t, int64_t, int64_t, float,
                                const void *, int64_t, int64_t, float, void *, int64_t, int64_t,
-                               bool, bool);
+                               bool, bool, float *, int64_t);
 
 /* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
 static int warps_for(int64_t n)
@@ -907,22 +928,28 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
 
     int64_t nv = w->num_vpanels, nsplit = 0;
     int64_t *split_panels = (int64_t *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(int64_t));
+    int32_t *split_of = (int32_t *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(int32_t));
     hrpb_vpanel *vpanels = (hrpb_vpanel *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(hrpb_vpanel));
-    if (!split_panels || !vpanels) {
+    if (!split_panels || !split_of || !vpanels) {
         free(split_panels);
+        free(split_of);
         free(vpanels);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_set_split: out of memory");
     }
-    for (int64_t v = 0; v < nv; v++)
+    /* a panel's parts are neighbours in w's order */
+    for (int64_t v = 0; v < nv; v++) {
         if (w->vp_split[v] && (nsplit == 0 || split_panels[nsplit - 1] != w->vp_panel[v]))
             split_panels[nsplit++] = w->vp_panel[v];
+        split_of[v] = w->vp_split[v] ? (int32_t)nsplit : 0;
+    }
     for (int64_t i = 0; i < nv; i++) {
         int64_t v = w->launch_order[i];
         vpanels[i].first_block = w->vp_block_ptr[v];
         vpanels[i].panel = w->vp_panel[v];
         vpanels[i].blocks = (int32_t)(w->vp_block_ptr[v + 1] - w->vp_block_ptr[v]);
-        vpanels[i].split = w->vp_split[v];
+        vpanels[i].split = split_of[v];
     }
+    free(split_of);
     g->split = split_for(precision);
     /* every kernel of this file is compiled for the same architectures */
     g->dependent_launch =
@@ -1052,13 +1079,14 @@ static bool shallow_for(const hrpb_gpu *g, int warps, int64_t n_tiles, hrpb_stag
 }
 
 /* Launches the kernel on B (elements of b_type) with element strides
- * (b_sk, b_sj) and C (of c_type) with (c_si, c_sj) after the beta pre-pass
- * of split panels (which a 16-bit C has none of), as a dependent of the
- * pre-pass when there is one. */
-static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const void *B, int b_type,
-                            int64_t b_sk, int64_t b_sj, float beta, void *C, int c_type,
-                            int64_t c_si, int64_t c_sj, hrpb_stages_mode stages,
-                            cudaStream_t stream)
+ * (b_sk, b_sj) and C (of c_type) with (c_si, c_sj), into float sums of the
+ * split panels' rows (ld_sums apart) where C is 16-bit, else after the beta
+ * pre-pass of split panels, as a dependent of the pre-pass when there is
+ * one. */
+static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, const void *B,
+                                   int b_type, int64_t b_sk, int64_t b_sj, float beta, void *C,
+                                   int c_type, int64_t c_si, int64_t c_sj, float *sums,
+                                   int64_t ld_sums, hrpb_stages_mode stages, cudaStream_t stream)
 {
     int scaled = 0;
     const bool c16 = c_type != SP24_DATA_FP32;
@@ -1090,8 +1118,35 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
     TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
         &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split, b_type, c16), g->vpanels,
         g->size_ptr, g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk,
-        b_sj, beta, C, c_si, c_sj, c_vec, c_staged)));
+        b_sj, beta, C, c_si, c_sj, c_vec, c_staged, sums, ld_sums)));
     return TCSPMM_CUDA(cudaGetLastError());
+}
+
+/* launch_kernel, and for a 16-bit C of a plan with split panels the float
+ * sums of their rows around it: zeroed before, rounded into C with beta
+ * after (hrpb_finish_split_panels), freed in stream order. */
+static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const void *B, int b_type,
+                            int64_t b_sk, int64_t b_sj, float beta, void *C, int c_type,
+                            int64_t c_si, int64_t c_sj, hrpb_stages_mode stages,
+                            cudaStream_t stream)
+{
+    if (c_type == SP24_DATA_FP32 || g->num_split_panels == 0)
+        return launch_kernel(g, n, alpha, B, b_type, b_sk, b_sj, beta, C, c_type, c_si, c_sj,
+                             NULL, 0, stages, stream);
+    const int64_t ld_sums = (n + 7) / 8 * 8;
+    const size_t bytes = (size_t)(g->num_split_panels * g->panel_rows * ld_sums) * sizeof(float);
+    float *sums = NULL;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMallocFromPoolAsync((void **)&sums, bytes, g->scratch, stream)));
+    tcspmm_status st = TCSPMM_CUDA(cudaMemsetAsync(sums, 0, bytes, stream));
+    if (!st)
+        st = launch_kernel(g, n, alpha, B, b_type, b_sk, b_sj, beta, C, c_type, c_si, c_sj, sums,
+                           ld_sums, stages, stream);
+    if (!st)
+        st = hrpb_finish_split_panels(g->split_panels, g->num_split_panels, g->panel_rows,
+                                      g->row_map, g->rows, n, sums, ld_sums, beta, C, c_type,
+                                      c_si, stream);
+    const tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(sums, stream));
+    return st ? st : freed;
 }
 
 /* The rule for a column-major B: transpose it unless n is 1 (then a column
@@ -1117,7 +1172,7 @@ extern "C" int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, i
 extern "C" int hrpb_gpu_writes_c(const hrpb_gpu *g, int b_type, int c_type)
 {
     if (c_type == SP24_DATA_FP32) return 1;
-    return g && !g->split && g->num_split_panels == 0 && c_type == b_type &&
+    return g && !g->split && (g->num_split_panels == 0 || g->scratch) && c_type == b_type &&
            (c_type == SP24_DATA_BF16 || c_type == SP24_DATA_FP16);
 }
 
@@ -1138,7 +1193,8 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
     if (!hrpb_gpu_writes_c(g, b_type, c_type))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "hrpb_gpu_spmm: a C of type %d is written only in TF32, with a B of "
-                           "its type (here %d), by a plan without split panels (%lld)",
+                           "its type (here %d), and with %lld split panels only where the plan "
+                           "has a memory pool for their float sums",
                            c_type, b_type, (long long)g->num_split_panels);
     const bool row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     if ((row_major && (ldb < n || ldc < n)) || (!row_major && (ldb < g->cols || ldc < g->rows)) ||
