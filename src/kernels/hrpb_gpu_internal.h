@@ -80,14 +80,20 @@ tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t count, int pane
                                 float *dC, int64_t c_si, int64_t c_sj, void *stream,
                                 int *launched);
 
+/* d_sums[0 .. count - 1] = 0 (d_sums 16-byte aligned, count a multiple of
+ * 4): the float sums of split panels' rows under a 16-bit C, zeroed by a
+ * pass the SpMM kernel may be a dependent of. */
+tcspmm_status hrpb_zero_sums(float *d_sums, int64_t count, void *stream);
+
 /* The rows of a 16-bit C (c_type: SP24_DATA_BF16 or _FP16, row-major, ldc)
  * of the listed panels (as hrpb_scale_panels) = their float sums + beta * C,
  * rounded to nearest even once; panel d_panels[s]'s row i has its sums at
- * d_sums + (s * panel_rows + i) * ld_sums. */
+ * d_sums + (s * panel_rows + i) * ld_sums. dependent: launched as a
+ * dependent of the SpMM kernel before it (dependent_launch.h). */
 tcspmm_status hrpb_finish_split_panels(const int64_t *d_panels, int64_t count, int panel_rows,
                                        const int64_t *d_row_map, int64_t rows, int64_t n,
                                        const float *d_sums, int64_t ld_sums, float beta, void *dC,
-                                       int c_type, int64_t ldc, void *stream);
+                                       int c_type, int64_t ldc, int dependent, void *stream);
 
 /* dT (rows x n, row-major, leading dimension ldt) = dS (rows x n,
  * column-major, leading dimension lds). */

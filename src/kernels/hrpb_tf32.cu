@@ -400,6 +400,9 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
     const int g = lane / 4, t = lane % 4;
     const int copy_row = ROWS * (tid / CHUNKS), copy_chunk = tid % CHUNKS;
 
+    /* The finishing pass of a 16-bit C's split panels may start now: it
+     * waits for this kernel to end. */
+    if constexpr (CK != SP24_DATA_FP32) dependents_may_start();
     const hrpb_vpanel vp = vpanels[blockIdx.x];
     const int64_t blk0 = vp.first_block;
     const int nblk = vp.blocks; /* < 2^27: at most cols / 16 */
@@ -1079,21 +1082,16 @@ static bool shallow_for(const hrpb_gpu *g, int warps, int64_t n_tiles, hrpb_stag
 }
 
 /* Launches the kernel on B (elements of b_type) with element strides
- * (b_sk, b_sj) and C (of c_type) with (c_si, c_sj), into float sums of the
- * split panels' rows (ld_sums apart) where C is 16-bit, else after the beta
- * pre-pass of split panels, as a dependent of the pre-pass when there is
- * one. */
+ * (b_sk, b_sj) and C (of c_type) with (c_si, c_sj), its split panels'
+ * parts adding into C or, for a 16-bit C, into float sums of their rows
+ * (ld_sums apart); as a dependent of the pass before it where dependent. */
 static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, const void *B,
                                    int b_type, int64_t b_sk, int64_t b_sj, float beta, void *C,
                                    int c_type, int64_t c_si, int64_t c_sj, float *sums,
-                                   int64_t ld_sums, hrpb_stages_mode stages, cudaStream_t stream)
+                                   int64_t ld_sums, bool dependent, hrpb_stages_mode stages,
+                                   cudaStream_t stream)
 {
-    int scaled = 0;
     const bool c16 = c_type != SP24_DATA_FP32;
-    if (!c16)
-        TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows,
-                                     g->row_map, g->rows, n, beta, static_cast<float *>(C), c_si,
-                                     c_sj, stream, &scaled));
     const int warps = warps_for(n);
     /* 16-byte chunks: four floats or eight 16-bit elements */
     const int chunk = b_type == SP24_DATA_FP32 ? 4 : 8;
@@ -1106,14 +1104,14 @@ static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, co
      * bench/results/odd-n-2026-11-27/). */
     const bool c_staged = !c16 && c_sj == 1 && !c_vec && n > 8;
     const int64_t n_tiles = (n + 32 * warps - 1) / (32 * warps);
-    cudaLaunchAttribute dependent;
+    cudaLaunchAttribute attr;
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3((unsigned)g->num_vpanels, (unsigned)(n_tiles < 65535 ? n_tiles : 65535));
     cfg.blockDim = dim3(32 * warps);
     cfg.stream = stream;
-    cfg.attrs = &dependent;
-    dependent_launch_attribute(&dependent);
-    cfg.numAttrs = scaled && g->dependent_launch;
+    cfg.attrs = &attr;
+    dependent_launch_attribute(&attr);
+    cfg.numAttrs = dependent;
     const bool shallow = shallow_for(g, warps, n_tiles, stages);
     TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
         &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split, b_type, c16), g->vpanels,
@@ -1122,29 +1120,37 @@ static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, co
     return TCSPMM_CUDA(cudaGetLastError());
 }
 
-/* launch_kernel, and for a 16-bit C of a plan with split panels the float
- * sums of their rows around it: zeroed before, rounded into C with beta
- * after (hrpb_finish_split_panels), freed in stream order. */
+/* The passes around the kernel where the plan has split panels. A float C:
+ * the beta pre-pass over their rows. A 16-bit C: float sums of their rows
+ * from g's pool, zeroed before the kernel and rounded into C with beta
+ * after it (hrpb_finish_split_panels), freed in stream order. Each pass
+ * lets the launch after it start early where the device can. */
 static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const void *B, int b_type,
                             int64_t b_sk, int64_t b_sj, float beta, void *C, int c_type,
                             int64_t c_si, int64_t c_sj, hrpb_stages_mode stages,
                             cudaStream_t stream)
 {
-    if (c_type == SP24_DATA_FP32 || g->num_split_panels == 0)
+    int passed = 0;
+    if (c_type == SP24_DATA_FP32 || g->num_split_panels == 0) {
+        if (c_type == SP24_DATA_FP32)
+            TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows,
+                                         g->row_map, g->rows, n, beta, static_cast<float *>(C),
+                                         c_si, c_sj, stream, &passed));
         return launch_kernel(g, n, alpha, B, b_type, b_sk, b_sj, beta, C, c_type, c_si, c_sj,
-                             NULL, 0, stages, stream);
-    const int64_t ld_sums = (n + 7) / 8 * 8;
-    const size_t bytes = (size_t)(g->num_split_panels * g->panel_rows * ld_sums) * sizeof(float);
+                             NULL, 0, passed && g->dependent_launch, stages, stream);
+    }
+    const int64_t ld_sums = (n + 7) / 8 * 8, count = g->num_split_panels * g->panel_rows * ld_sums;
     float *sums = NULL;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMallocFromPoolAsync((void **)&sums, bytes, g->scratch, stream)));
-    tcspmm_status st = TCSPMM_CUDA(cudaMemsetAsync(sums, 0, bytes, stream));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMallocFromPoolAsync((void **)&sums, (size_t)count * sizeof(float),
+                                                   g->scratch, stream)));
+    tcspmm_status st = hrpb_zero_sums(sums, count, stream);
     if (!st)
         st = launch_kernel(g, n, alpha, B, b_type, b_sk, b_sj, beta, C, c_type, c_si, c_sj, sums,
-                           ld_sums, stages, stream);
+                           ld_sums, g->dependent_launch, stages, stream);
     if (!st)
         st = hrpb_finish_split_panels(g->split_panels, g->num_split_panels, g->panel_rows,
                                       g->row_map, g->rows, n, sums, ld_sums, beta, C, c_type,
-                                      c_si, stream);
+                                      c_si, g->dependent_launch, stream);
     const tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(sums, stream));
     return st ? st : freed;
 }
