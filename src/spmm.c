@@ -91,25 +91,36 @@ static int read_directly(const tcspmm_plan *plan, tcspmm_datatype t)
            (t == TCSPMM_R_16F && plan->info.precision == TCSPMM_PRECISION_FP16);
 }
 
-/* read_directly for B at dB, which the HRPB kernel of a TF32 plan also
- * reads in bf16 and fp16 where it is row-major and its rows are 8-byte
- * aligned (hrpb_gpu_reads_b). */
-static int reads_b_directly(const tcspmm_plan *plan, tcspmm_datatype t, const void *dB,
+/* Whether a call of n columns in layout with beta runs the HRPB kernel: on
+ * an HRPB plan, or on an auto plan whose measurement of the call's shape
+ * found HRPB faster than every cuSPARSE algorithm (path_trial.h). A shape
+ * not measured yet runs HRPB too, but its operands stay floats: its
+ * measurement races the two paths on them. */
+static int runs_hrpb(const tcspmm_plan *plan, int64_t n, tcspmm_layout layout, float beta)
+{
+    return plan->info.path == TCSPMM_PATH_HRPB ||
+           (plan->info.path == TCSPMM_PATH_AUTO &&
+            path_trial_lookup(&plan->trial, n, layout, beta, 1) == TCSPMM_PATH_HRPB);
+}
+
+/* read_directly for B at dB, which the HRPB kernel of a TF32 plan (hrpb:
+ * runs_hrpb) also reads in bf16 and fp16 where it is row-major and its rows
+ * are 8-byte aligned (hrpb_gpu_reads_b). */
+static int reads_b_directly(const tcspmm_plan *plan, int hrpb, tcspmm_datatype t, const void *dB,
                             int64_t ldb, tcspmm_layout layout)
 {
     return read_directly(plan, t) ||
-           (plan->info.path == TCSPMM_PATH_HRPB &&
-            hrpb_gpu_reads_b(plan->hrpb_dev, data_code(t), dB, ldb, layout));
+           (hrpb && hrpb_gpu_reads_b(plan->hrpb_dev, data_code(t), dB, ldb, layout));
 }
 
 /* read_directly for C of type c with a B that the kernel reads as b_read:
- * the HRPB kernel of a TF32 plan also writes C in a 16-bit B's type
- * (hrpb_gpu_writes_c). */
-static int writes_c_directly(const tcspmm_plan *plan, tcspmm_datatype b_read, tcspmm_datatype c)
+ * the HRPB kernel of a TF32 plan (hrpb: runs_hrpb) also writes C in a
+ * 16-bit B's type (hrpb_gpu_writes_c). */
+static int writes_c_directly(const tcspmm_plan *plan, int hrpb, tcspmm_datatype b_read,
+                             tcspmm_datatype c)
 {
     return read_directly(plan, c) ||
-           (plan->info.path == TCSPMM_PATH_HRPB &&
-            hrpb_gpu_writes_c(plan->hrpb_dev, data_code(b_read), data_code(c)));
+           (hrpb && hrpb_gpu_writes_c(plan->hrpb_dev, data_code(b_read), data_code(c)));
 }
 
 /* Enqueues the product on one path of the plan. */
@@ -207,8 +218,9 @@ static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, co
     const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     const int64_t rows = plan->info.rows, cols = plan->info.cols;
     const int64_t ldb32 = row_major ? n : cols > 1 ? cols : 1, ldc32 = row_major ? n : rows;
-    const int wide_b = !reads_b_directly(plan, b_type, dB, ldb, layout) && cols > 0;
-    const int wide_c = !writes_c_directly(plan, wide_b ? TCSPMM_R_32F : b_type, c_type);
+    const int hrpb = runs_hrpb(plan, n, layout, beta);
+    const int wide_b = !reads_b_directly(plan, hrpb, b_type, dB, ldb, layout) && cols > 0;
+    const int wide_c = !writes_c_directly(plan, hrpb, wide_b ? TCSPMM_R_32F : b_type, c_type);
     cudaStream_t s = (cudaStream_t)stream;
     float *B32 = NULL, *C32 = NULL;
     tcspmm_status st = TCSPMM_SUCCESS;

@@ -2,7 +2,8 @@
  * whose kernels take floats (HRPB in TF32 and FP32, cuSPARSE, a measured auto
  * plan, sparse24 in tf32), which take them through float copies, but for a
  * B that HRPB's TF32 kernel reads as it is (row-major, ldb a multiple of 4:
- * here all n but 7): every pair
+ * here all n but 7) on an HRPB plan or on an auto plan's shapes measured
+ * faster on HRPB (printed): every pair
  * of B and C types with a 16-bit one, both layouts, n = 1, 7, 33 and 129
  * with leading dimensions 3 past the minimum, n = 32 with none (the copies
  * move four elements at a time along one line) and n = 36 with 4 (four at a
@@ -234,6 +235,16 @@ static void check_matrix(const tcspmm_csr *A, const width *ws, int count, const 
     tcspmm_plan *measured = tests_plan(A, TCSPMM_PATH_AUTO, 1);
     snprintf(what, sizeof what, "%s, auto (measured)", name);
     check_plan(measured, A, ws, count, what);
+    /* Which row-major shapes were measured faster on HRPB: their later
+     * calls read and write 16-bit operands as they are. */
+    for (int i = 0; measured && i < count; i++)
+        for (int b = 0; b < 2; b++) {
+            tcspmm_path path = TCSPMM_PATH_AUTO;
+            CHECK_OK(tcspmm_plan_path_for(measured, ws[i].n, TCSPMM_LAYOUT_ROW_MAJOR,
+                                          b ? 0.25f : 0.0f, &path));
+            printf("  %s: n = %lld, row-major, beta %s: %s\n", what, (long long)ws[i].n,
+                   b ? "0.25" : "0", tcspmm_path_name(path));
+        }
     tcspmm_plan_destroy(measured);
 }
 
