@@ -284,8 +284,10 @@ typedef enum tcspmm_datatype {
  * plan in TF32 reads a row-major 16-bit B whose address is a multiple of 8
  * bytes and ldb a multiple of 4 as it is, widening it to TF32 in the kernel
  * (fastest at a multiple of 16 bytes and ldb of 8), and with such a B also
- * writes a C of the same type as it is where the plan has no split panels
- * (tcspmm_info's split_panels is 0). Every other plan, and
+ * writes a C of the same type as it is (the parts of split panels add into
+ * float sums of their rows, from the plan's memory pool, rounded into C
+ * after the kernel); so does an auto plan on the shapes of call its
+ * measurement found faster on HRPB. Every other plan and shape, and
  * every other B and C, goes through float copies: a 16-bit B is widened into
  * a packed float copy first and the product goes into a float copy of C,
  * which is then rounded into C; the copies come from a memory pool of the
