@@ -316,6 +316,18 @@ static void test_edge_cases(void)
     CHECK(met == 0xffu);
 }
 
+/* Variant v (0 to 3) of A split in TF32 (device_matrix_split): panel
+ * height *tm 16 or 32 (v % 2), A's order or clustered (v / 2); checks that
+ * some panel was split. */
+static tcspmm_status split_variant(const tcspmm_csr *A, int v, int *tm, device_matrix *m)
+{
+    *tm = v % 2 ? 32 : 16;
+    tcspmm_status st = device_matrix_split(A, *tm, v / 2, TCSPMM_PRECISION_TF32, m);
+    CHECK_OK(st);
+    if (!st) CHECK(m->w.split_panels > 0);
+    return st;
+}
+
 /* Panels cut into many virtual panels (a tiny pretend GPU): the atomic
  * path, beta applied once, in every combination; and two runs agree. */
 static void test_split_panels(void)
@@ -323,12 +335,9 @@ static void test_split_panels(void)
     tcspmm_csr A;
     CHECK_OK(heavy_panel_matrix(&A));
     for (int v = 0; v < 4; v++) {
-        const int tm = v % 2 ? 32 : 16, clustered = v / 2;
+        int tm;
         device_matrix m;
-        tcspmm_status st = device_matrix_split(&A, tm, clustered, TCSPMM_PRECISION_TF32, &m);
-        CHECK_OK(st);
-        if (st == TCSPMM_SUCCESS) {
-            CHECK(m.w.split_panels > 0);
+        if (split_variant(&A, v, &tm, &m) == TCSPMM_SUCCESS) {
             CHECK(m.w.num_vpanels >= m.h.num_panels + 4);
             uint64_t seed = 5000 + 100 * v;
             for (int layout = 0; layout < 2; layout++)
@@ -563,11 +572,9 @@ static void test_16bit_c(void)
     tcspmm_csr H;
     CHECK_OK(heavy_panel_matrix(&H));
     for (int v = 0; v < 4; v++) {
-        const int tm = v % 2 ? 32 : 16, clustered = v / 2;
+        int tm;
         device_matrix m;
-        tcspmm_status st = device_matrix_split(&H, tm, clustered, TCSPMM_PRECISION_TF32, &m);
-        CHECK_OK(st);
-        if (!st) CHECK(m.w.split_panels > 0);
+        const tcspmm_status st = split_variant(&H, v, &tm, &m);
         for (int ni = v % n_step; !st && ni < NUM_NS; ni += n_step) {
             const int k = v + ni;
             const int64_t n = test_ns[ni];

@@ -4,15 +4,18 @@
  * (the pre-pass). The SpMM kernel may start as soon as every block of the
  * pass has begun (dependent_launch.h); its split parts wait for the pass
  * before they add. A 16-bit C: the parts add into float sums of the rows
- * instead, zeroed by a pre-pass of their own, and the finishing pass adds
- * them to beta * C and rounds once, after the kernel (it may start as the
- * kernel's last blocks do, and waits for it; a thread block per row of a
- * split panel, its threads striding along the row).
+ * instead, zeroed by a pass of their own that the kernel may start during,
+ * and the finishing pass adds them to beta * C and rounds once, after the
+ * kernel (it may start as the kernel's last blocks do, and waits for it).
  *
- * Each thread block owns one split panel (TM <= 32 rows clipped at the
- * matrix edge, all n columns; the rows of C the row map says). Row-major C:
- * the threads stride along each row in turn. Column-major C: lane l of each
- * warp owns row l, and warps stride over the columns. No index division. */
+ * Pre-pass: each thread block owns one split panel (TM <= 32 rows clipped
+ * at the matrix edge, all n columns; the rows of C the row map says).
+ * Row-major C: the threads stride along each row in turn. Column-major C:
+ * lane l of each warp owns row l, and warps stride over the columns. No
+ * index division. Zeroing: the threads of all blocks stride over the sums,
+ * four floats each. Finishing pass (row-major C): each thread block owns
+ * one row of a split panel (block x the panel, y the row), its threads
+ * striding along the row. */
 #include <cuda_runtime.h>
 
 #include "../error.h"
@@ -65,7 +68,6 @@ extern "C" tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t coun
     *launched = 1;
     return TCSPMM_SUCCESS;
 }
-
 
 __global__ void __launch_bounds__(SCALE_THREADS)
 hrpb_zero_sums_kernel(float4 *__restrict__ sums, int64_t count)

@@ -743,7 +743,8 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                     }
                     if constexpr (CK != SP24_DATA_FP32) {
                         if (split) { /* jc + 8 <= ld_sums: the row of sums is padded */
-                            add_to_sums(sums + ((int64_t)(vp.split - 1) * TM + 16 * r + g + 8 * h) * ld_sums + jc, x);
+                            const int64_t row = (int64_t)(vp.split - 1) * TM + 16 * r + g + 8 * h;
+                            add_to_sums(sums + row * ld_sums + jc, x);
                             continue;
                         }
                         unsigned short *c =
