@@ -166,12 +166,11 @@ static tcspmm_status check_operands(tcspmm_plan *plan, const void *dB, const voi
 
 /* tcspmm_spmm_ex's product where A*B adds something (alpha != 0, A with
  * entries), on checked B and C of types the plan's kernels take, on the
- * plan's device. */
-static tcspmm_status product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
-                             int sp24_b, int64_t ldb, float beta, void *dC, int sp24_c,
-                             int64_t ldc, tcspmm_layout layout, void *stream)
+ * plan's device, on path (AUTO: the measured choice, path_trial.h). */
+static tcspmm_status product(tcspmm_plan *plan, tcspmm_path path, int64_t n, float alpha,
+                             const void *dB, int sp24_b, int64_t ldb, float beta, void *dC,
+                             int sp24_c, int64_t ldc, tcspmm_layout layout, void *stream)
 {
-    tcspmm_path path = plan->info.path;
     cudaEvent_t timed = NULL; /* recorded after this call's product (path_trial.h) */
     if (path == TCSPMM_PATH_AUTO) { /* measured: this shape's faster path, or HRPB until then */
         tcspmm_status st = path_trial_pick(&plan->trial, plan->hrpb_dev, plan->cusparse, n, alpha,
@@ -221,6 +220,13 @@ static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, co
     const int hrpb = runs_hrpb(plan, n, layout, beta);
     const int wide_b = !reads_b_directly(plan, hrpb, b_type, dB, ldb, layout) && cols > 0;
     const int wide_c = !writes_c_directly(plan, hrpb, wide_b ? TCSPMM_R_32F : b_type, c_type);
+    /* An operand passed on in 16 bits goes to the HRPB kernel that takes
+     * it: not to an auto plan's measurement, which races float operands,
+     * nor to the measured choice for the product's beta (0 where C goes
+     * through a copy), which may be another shape's than the call's. */
+    const int typed = (!wide_b && b_code != SP24_DATA_FP32) ||
+                      (!wide_c && c_code != SP24_DATA_FP32);
+    const tcspmm_path path = hrpb && typed ? TCSPMM_PATH_HRPB : plan->info.path;
     cudaStream_t s = (cudaStream_t)stream;
     float *B32 = NULL, *C32 = NULL;
     tcspmm_status st = TCSPMM_SUCCESS;
@@ -232,7 +238,7 @@ static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, co
     }
     if (!st && wide_c) st = scratch_alloc(plan, &C32, (size_t)rows * (size_t)n * sizeof(float), s);
     if (!st)
-        st = product(plan, n, alpha, B32 ? B32 : dB, B32 ? SP24_DATA_FP32 : b_code,
+        st = product(plan, path, n, alpha, B32 ? B32 : dB, B32 ? SP24_DATA_FP32 : b_code,
                      B32 ? ldb32 : ldb, C32 ? 0.0f : beta, C32 ? C32 : dC,
                      C32 ? SP24_DATA_FP32 : c_code, C32 ? ldc32 : ldc, layout, stream);
     if (!st && C32)

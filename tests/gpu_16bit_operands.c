@@ -11,7 +11,9 @@
  * given, within the plan's precision and C's rounding: a B read other than
  * exactly (an fp16 B rounded to bf16) misses the 1e-5 of the FP32 and
  * cuSPARSE plans. The gaps past ldc must stay as they were. One call is
- * also captured into a CUDA graph and replayed on new operands. */
+ * also captured into a CUDA graph and replayed on new operands. On a
+ * measured auto plan, a bf16 B read as it is with C through its copy must
+ * not reach the measurement of the copy's shape (check_typed_shape). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -214,6 +216,32 @@ static void check_graph(tcspmm_plan *plan, const tcspmm_csr *A, const char *what
     test_operands_free(&t);
 }
 
+/* A measured auto plan whose shape (n = 33, row-major, beta != 0) was
+ * measured faster on HRPB, called with a bf16 B that the HRPB kernel reads
+ * as it is and an fp16 C, which goes through a float copy whose product
+ * has beta 0: the B goes to HRPB, not to a measurement of that other shape
+ * (which races float operands): it stays unmeasured. Where the shape was
+ * measured faster on cuSPARSE nothing is checked (printed). */
+static void check_typed_shape(const tcspmm_csr *A, const char *name)
+{
+    const int64_t n = 33;
+    const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;
+    tcspmm_plan *plan = tests_plan(A, TCSPMM_PATH_AUTO, 1);
+    if (!plan) return;
+    tcspmm_path path = TCSPMM_PATH_AUTO, path0 = TCSPMM_PATH_AUTO;
+    check_types(plan, A, n, 3, row, 0.25f, TCSPMM_R_32F, TCSPMM_R_32F, name); /* measures */
+    CHECK_OK(tcspmm_plan_path_for(plan, n, row, 0.25f, &path));
+    const int hrpb = path == TCSPMM_PATH_HRPB;
+    if (hrpb) {
+        check_types(plan, A, n, 3, row, 0.25f, TCSPMM_R_16BF, TCSPMM_R_16F, name);
+        CHECK_OK(tcspmm_plan_path_for(plan, n, row, 0.0f, &path0));
+        CHECK(path0 == TCSPMM_PATH_AUTO);
+    }
+    printf("  %s, auto (measured): n = 33, beta 0.25 measured %s; %s\n", name,
+           tcspmm_path_name(path), hrpb ? "checked" : "not checked");
+    tcspmm_plan_destroy(plan);
+}
+
 /* Every plan that takes floats only, on A. */
 static void check_matrix(const tcspmm_csr *A, const width *ws, int count, const char *name)
 {
@@ -246,6 +274,7 @@ static void check_matrix(const tcspmm_csr *A, const width *ws, int count, const 
                    b ? "0.25" : "0", tcspmm_path_name(path));
         }
     tcspmm_plan_destroy(measured);
+    check_typed_shape(A, name);
 }
 
 int main(void)

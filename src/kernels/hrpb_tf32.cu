@@ -400,9 +400,11 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
     const int g = lane / 4, t = lane % 4;
     const int copy_row = ROWS * (tid / CHUNKS), copy_chunk = tid % CHUNKS;
 
-    /* The finishing pass of a 16-bit C's split panels may start now: it
-     * waits for this kernel to end. */
-    if constexpr (CK != SP24_DATA_FP32) dependents_may_start();
+    /* The finishing pass of a 16-bit C's split panels (there when sums
+     * are) may start now: it waits for this kernel to end. Without it the
+     * caller's next launch must not start early. */
+    if constexpr (CK != SP24_DATA_FP32)
+        if (sums) dependents_may_start();
     const hrpb_vpanel vp = vpanels[blockIdx.x];
     const int64_t blk0 = vp.first_block;
     const int nblk = vp.blocks; /* < 2^27: at most cols / 16 */
@@ -1140,6 +1142,10 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
         return launch_kernel(g, n, alpha, B, b_type, b_sk, b_sj, beta, C, c_type, c_si, c_sj,
                              NULL, 0, passed && g->dependent_launch, stages, stream);
     }
+    if (c_sj != 1) /* hrpb_gpu_writes_c: a 16-bit C comes with a row-major 16-bit B */
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "hrpb_gpu_spmm: a 16-bit C of a plan with split panels must be "
+                           "row-major");
     const int64_t ld_sums = (n + 7) / 8 * 8, count = g->num_split_panels * g->panel_rows * ld_sums;
     float *sums = NULL;
     TCSPMM_TRY(TCSPMM_CUDA(cudaMallocFromPoolAsync((void **)&sums, (size_t)count * sizeof(float),
