@@ -220,13 +220,10 @@ static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, co
     const int hrpb = runs_hrpb(plan, n, layout, beta);
     const int wide_b = !reads_b_directly(plan, hrpb, b_type, dB, ldb, layout) && cols > 0;
     const int wide_c = !writes_c_directly(plan, hrpb, wide_b ? TCSPMM_R_32F : b_type, c_type);
-    /* An operand passed on in 16 bits goes to the HRPB kernel that takes
-     * it: not to an auto plan's measurement, which races float operands,
-     * nor to the measured choice for the product's beta (0 where C goes
-     * through a copy), which may be another shape's than the call's. */
-    const int typed = (!wide_b && b_code != SP24_DATA_FP32) ||
-                      (!wide_c && c_code != SP24_DATA_FP32);
-    const tcspmm_path path = hrpb && typed ? TCSPMM_PATH_HRPB : plan->info.path;
+    /* The call's shape chooses an auto plan's path: the product's beta is 0
+     * where C goes through a copy, another shape, and an operand passed on
+     * in 16 bits must not reach a measurement, which races float operands. */
+    const tcspmm_path path = hrpb ? TCSPMM_PATH_HRPB : plan->info.path;
     cudaStream_t s = (cudaStream_t)stream;
     float *B32 = NULL, *C32 = NULL;
     tcspmm_status st = TCSPMM_SUCCESS;

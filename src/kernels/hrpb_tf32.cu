@@ -1134,14 +1134,13 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
                             cudaStream_t stream)
 {
     int passed = 0;
-    if (c_type == SP24_DATA_FP32 || g->num_split_panels == 0) {
-        if (c_type == SP24_DATA_FP32)
-            TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows,
-                                         g->row_map, g->rows, n, beta, static_cast<float *>(C),
-                                         c_si, c_sj, stream, &passed));
+    if (c_type == SP24_DATA_FP32)
+        TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows,
+                                     g->row_map, g->rows, n, beta, static_cast<float *>(C), c_si,
+                                     c_sj, stream, &passed));
+    if (c_type == SP24_DATA_FP32 || g->num_split_panels == 0)
         return launch_kernel(g, n, alpha, B, b_type, b_sk, b_sj, beta, C, c_type, c_si, c_sj,
                              NULL, 0, passed && g->dependent_launch, stages, stream);
-    }
     if (c_sj != 1) /* hrpb_gpu_writes_c: a 16-bit C comes with a row-major 16-bit B */
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "hrpb_gpu_spmm: a 16-bit C of a plan with split panels must be "
