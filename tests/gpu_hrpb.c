@@ -8,7 +8,8 @@
  * counts give the same answer), and the bundled matrices of data/ (both row
  * orders); the FP32 (3xTF32) kernels with two and three copy stages forced,
  * within 1e-5; a bf16 and fp16 B read as it is, a C of its type written as
- * it is, and the B and C it refuses. C is poisoned with NaN before every run
+ * it is (on split panels too, their sums reused by later products and
+ * captured into a CUDA graph), and the B and C it refuses. C is poisoned with NaN before every run
  * (its padding too, which must stay untouched).
  *
  * `gpu_hrpb --quick` runs a quarter of the N list (for compute-sanitizer);
@@ -577,6 +578,7 @@ static void test_16bit_c(void)
         int tm;
         device_matrix m;
         const tcspmm_status st = split_variant(&H, v, &tm, &m);
+        int64_t widest = 0;
         for (int ni = v % n_step; !st && ni < NUM_NS; ni += n_step) {
             const int k = v + ni;
             const int64_t n = test_ns[ni];
@@ -584,9 +586,91 @@ static void test_16bit_c(void)
                           n + (k / 2 % 2 ? 3 : 0), k / 4 % 2, k % 3 ? 0.0f : 0.5f, 1, seed,
                           "split panels");
             seed += 2;
+            widest = n;
+        }
+        /* Each N so far was wider than the one before, so its sums were
+         * freshly zeroed: now the widest again and a narrower one, which
+         * find them as the last products left them. */
+        for (int again = 0; !st && again < 2; again++) {
+            const int64_t n = again ? 31 : widest;
+            check_16bit_c(&H, m.g, n, (v + again) % 2 ? SP24_DATA_FP16 : SP24_DATA_BF16, n,
+                          again, again ? 0.5f : 0.0f, 1, seed, "split panels, sums reused");
+            seed += 2;
         }
         device_matrix_free(&m);
     }
+    tcspmm_csr_free(&H);
+}
+
+/* A 16-bit C on a plan with split panels, captured into a CUDA graph: the
+ * first call at an N wider than before sets up the parts' float sums and
+ * is refused while capturing (the capture itself left intact); after one
+ * call outside, the graph's product is that call's, within one step where
+ * the parts' float atomics added in another order. */
+static void test_16bit_c_capture(void)
+{
+    tcspmm_csr H;
+    CHECK_OK(heavy_panel_matrix(&H));
+    int tm;
+    device_matrix m;
+    const tcspmm_status made = split_variant(&H, 0, &tm, &m);
+    tcspmm_status st = made;
+    const int64_t n = 64, nb = H.cols * n, nc = H.rows * n;
+    const int t = SP24_DATA_BF16;
+    const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;
+    float *B = malloc((size_t)nb * 4);
+    uint16_t *direct = malloc((size_t)nc * 2), *graphed = malloc((size_t)nc * 2);
+    void *dB = NULL, *dC = NULL;
+    cudaStream_t stream = NULL;
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    rng_fill(B, (size_t)nb, 12345);
+    for (int64_t e = 0; e < nb; e++) B[e] = sp24_round(B[e], half_precision(t));
+    CUDA_OK(cudaMalloc(&dB, (size_t)nb * 2));
+    CUDA_OK(cudaMalloc(&dC, (size_t)nc * 2));
+    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    if (!st) st = upload_b(B, nb, t, dB);
+    CHECK_OK(st);
+    if (!st) {
+        CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        CHECK(hrpb_gpu_spmm(m.g, n, 1.5f, dB, t, n, 0.0f, dC, t, n, row, stream) ==
+              TCSPMM_ERROR_UNSUPPORTED);
+        CHECK(strstr(tcspmm_last_error(), "captured") != NULL);
+        tcspmm_clear_error();
+        CUDA_OK(cudaStreamEndCapture(stream, &graph));
+        CUDA_OK(cudaGraphDestroy(graph));
+        graph = NULL;
+        CUDA_OK(cudaMemsetAsync(dC, 0xff, (size_t)nc * 2, stream)); /* NaN */
+        CHECK_OK(hrpb_gpu_spmm(m.g, n, 1.5f, dB, t, n, 0.0f, dC, t, n, row, stream));
+        CUDA_OK(cudaMemcpyAsync(direct, dC, (size_t)nc * 2, cudaMemcpyDeviceToHost, stream));
+        CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        CHECK_OK(hrpb_gpu_spmm(m.g, n, 1.5f, dB, t, n, 0.0f, dC, t, n, row, stream));
+        CUDA_OK(cudaStreamEndCapture(stream, &graph));
+        CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+        CUDA_OK(cudaMemsetAsync(dC, 0xff, (size_t)nc * 2, stream));
+        for (int launch = 0; launch < 2; launch++) CUDA_OK(cudaGraphLaunch(exec, stream));
+        CUDA_OK(cudaMemcpyAsync(graphed, dC, (size_t)nc * 2, cudaMemcpyDeviceToHost, stream));
+        CUDA_OK(cudaStreamSynchronize(stream));
+        int64_t apart = 0, nonfinite = 0;
+        for (int64_t e = 0; e < nc; e++) {
+            const float x = sp24_half_value(direct[e], half_precision(t));
+            nonfinite += !isfinite(x);
+            apart += steps_apart(direct[e], graphed[e]) > 1;
+        }
+        CHECK(nonfinite == 0 && apart == 0);
+        if (nonfinite || apart)
+            fprintf(stderr, "  captured 16-bit C: %lld non-finite, %lld more than a step apart\n",
+                    (long long)nonfinite, (long long)apart);
+    }
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+    if (stream) cudaStreamDestroy(stream);
+    cudaFree(dB);
+    cudaFree(dC);
+    free(B);
+    free(direct);
+    free(graphed);
+    if (!made) device_matrix_free(&m);
     tcspmm_csr_free(&H);
 }
 
@@ -956,6 +1040,7 @@ int main(int argc, char **argv)
     test_fp32_stages();
     test_16bit_b();
     test_16bit_c();
+    test_16bit_c_capture();
     test_bundled();
     return tests_finish();
 }

@@ -1,9 +1,7 @@
 /* dependent_launch.h: programmatic dependent launch (compute capability 9.0
  * and later). A product whose kernel follows a short pass of ours on the
- * same stream (the beta pass over C of split parts, the zeroing of a 16-bit
- * C's split sums, the packing of B) lets that kernel start while the pass
- * still runs (and the pass that rounds those sums into C after the HRPB
- * kernel starts as that kernel's last blocks do): the pass says so as it
+ * same stream (the beta pass over C of split parts, the packing of B) lets
+ * that kernel start while the pass still runs: the pass says so as it
  * begins (dependents_may_start), the kernel is launched with the attribute
  * (dependent_launch_attribute, where dependent_launch_supported says the
  * device and the kernel's code can), and it

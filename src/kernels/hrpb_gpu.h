@@ -75,10 +75,11 @@ int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, int64_t ldb,
  * b_type that it reads: floats always; a 16-bit C of B's own type (so in
  * TF32, row-major), worked out in float (alpha * sum + beta * C) and
  * rounded to nearest even once. The parts of split panels add into float
- * sums of their rows, taken from g's memory pool at each call (the call
- * fails with TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY where the pool cannot supply
- * them) and rounded into C after the kernel: a g with split panels and no
- * pool refuses such a C. */
+ * sums of their rows that g keeps, and the last part of each rounds them
+ * into C. The first call wider than those before makes room for them,
+ * which waits for the device (TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY where there
+ * is none) and cannot be captured into a CUDA graph (refused:
+ * TCSPMM_ERROR_UNSUPPORTED). */
 int hrpb_gpu_writes_c(const hrpb_gpu *g, int b_type, int c_type);
 
 /* C = alpha*A*B + beta*C with device pointers, B of b_type and C of c_type

@@ -1,6 +1,6 @@
 /* hrpb_gpu_internal.h: what the .cu files of the HRPB device path share with
  * each other and with their GPU test: the device copy of an HRPB, the choice
- * of how a column-major B is read, and the helper kernels (the passes over
+ * of how a column-major B is read, and the helper kernels (the pass over
  * the rows of split panels, the transpose of a column-major B). */
 #ifndef TCSPMM_HRPB_GPU_INTERNAL_H
 #define TCSPMM_HRPB_GPU_INTERNAL_H
@@ -22,6 +22,21 @@ typedef struct hrpb_vpanel {
                             several parts (partial sums added atomically) */
 } hrpb_vpanel;
 
+/* Where the parts of a split panel meet under a 16-bit C (no 16-bit
+ * atomics round once): each part adds alpha * its sums into float rows
+ * (split panel s's row i is row s * TM + i, ld floats apart, ld a multiple
+ * of 8), then takes a ticket of its panel and N tile (tickets[s *
+ * ld_tickets + tile]); the part with the last ticket rounds the rows into
+ * C with beta and puts sums and ticket back to zero. So both are all zero
+ * between products. Made by the first such product, remade by a wider one
+ * (hrpb_tf32.cu). */
+typedef struct hrpb_split_meet {
+    float *sums;
+    int32_t *tickets;     /* in the allocation of sums */
+    const int32_t *parts; /* num_split_panels: the parts of each */
+    int64_t ld, ld_tickets;
+} hrpb_split_meet;
+
 struct hrpb_gpu {
     int panel_rows;           /* TM */
     int split;                /* 1: FP32-accurate 3xTF32 arithmetic, 0: TF32 */
@@ -32,14 +47,15 @@ struct hrpb_gpu {
     int64_t deep_slots[3];    /* resident three-stage blocks on the device, 1, 2, 4 warps */
     hrpb_vpanel *vpanels;     /* num_vpanels, in the split's launch order */
     int64_t *split_panels;    /* num_split_panels panel indices */
+    int32_t *split_parts;     /* num_split_panels: the parts of each */
+    hrpb_split_meet *meet;    /* changed by products (a plan's calls are ordered) */
     int64_t *size_ptr;        /* num_blocks + 1 */
     int32_t *active_cols;     /* num_blocks * HRPB_TK */
     uint8_t *packed;
     int64_t *row_map;         /* rows, or NULL: the row of C of each panel row (hrpb.h) */
-    cudaMemPool_t scratch;    /* a column-major B's transposes and a 16-bit C's sums of split
-                                 panels, stream-ordered: a pool that keeps its memory
-                                 (hrpb_gpu_set_split); NULL where none could be made, and B
-                                 is then read in place, such a C refused */
+    cudaMemPool_t scratch;    /* a column-major B's transposes, stream-ordered: a pool that
+                                 keeps its memory (hrpb_gpu_set_split); NULL where none could
+                                 be made, and B is then read in place */
     /* NULL unless the plan's values change (hrpb_value_sources in hrpb.h,
      * kernels/hrpb_values_gpu.cu): */
     int64_t value_blocks;     /* the HRPB's blocks */
@@ -79,21 +95,6 @@ tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t count, int pane
                                 const int64_t *d_row_map, int64_t rows, int64_t n, float beta,
                                 float *dC, int64_t c_si, int64_t c_sj, void *stream,
                                 int *launched);
-
-/* d_sums[0 .. count - 1] = 0 (d_sums 16-byte aligned, count a multiple of
- * 4): the float sums of split panels' rows under a 16-bit C, zeroed by a
- * pass the SpMM kernel may be a dependent of. */
-tcspmm_status hrpb_zero_sums(float *d_sums, int64_t count, void *stream);
-
-/* The rows of a 16-bit C (c_type: SP24_DATA_BF16 or _FP16, row-major, ldc)
- * of the listed panels (as hrpb_scale_panels) = their float sums + beta * C,
- * rounded to nearest even once; panel d_panels[s]'s row i has its sums at
- * d_sums + (s * panel_rows + i) * ld_sums. dependent: launched as a
- * dependent of the SpMM kernel before it (dependent_launch.h). */
-tcspmm_status hrpb_finish_split_panels(const int64_t *d_panels, int64_t count, int panel_rows,
-                                       const int64_t *d_row_map, int64_t rows, int64_t n,
-                                       const float *d_sums, int64_t ld_sums, float beta, void *dC,
-                                       int c_type, int64_t ldc, int dependent, void *stream);
 
 /* dT (rows x n, row-major, leading dimension ldt) = dS (rows x n,
  * column-major, leading dimension lds). */

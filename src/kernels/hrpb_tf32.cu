@@ -75,10 +75,9 @@
  * lane's eight columns of a row, alpha * sum + beta * C in float, rounded
  * to nearest even once, as one 16-byte store where C allows, else element
  * by element. There are no 16-bit atomics that round once, so the parts of
- * a split panel add their alpha * sums into float rows of their own (sums:
- * split panel s's row i is row s * TM + i, ld_sums floats a multiple of 8
- * apart), which hrpb_finish_split_panels (hrpb_scale.cu) then rounds into
- * C with beta. */
+ * a split panel add their alpha * sums into float rows the plan keeps, and
+ * the last part to finish an N tile rounds them into C with beta and zeroes
+ * them (hrpb_split_meet in hrpb_gpu_internal.h). */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -88,6 +87,7 @@
 
 #include "../device_copy.h"
 #include "../error.h"
+#include "c_store.h"
 #include "dependent_launch.h"
 #include "hrpb_gpu_internal.h"
 #include "sp24_gpu.h"
@@ -127,17 +127,64 @@ constexpr bool has_shallow(void)
 #define VEC_ATOMICS 0
 #endif
 
-/* s[0 .. 7] += x[0 .. 7] atomically, s on a 32-byte boundary (the float
- * sums of a split panel's rows under a 16-bit C). */
-__device__ __forceinline__ void add_to_sums(float *s, const float (&x)[8])
+/* c[q * c_sj] += x[q] atomically for the columns q < left of 8 (the parts
+ * of a split panel): two float4 atomics where vec (row-major, c 16-byte
+ * aligned) and all 8 are in, else one per element. */
+__device__ __forceinline__ void add_atomically(float *c, int64_t c_sj, const float (&x)[8],
+                                               bool vec, int64_t left)
 {
 #if VEC_ATOMICS
-    atomicAdd(reinterpret_cast<float4 *>(s), make_float4(x[0], x[1], x[2], x[3]));
-    atomicAdd(reinterpret_cast<float4 *>(s) + 1, make_float4(x[4], x[5], x[6], x[7]));
-#else
-#pragma unroll
-    for (int q = 0; q < 8; q++) atomicAdd(s + q, x[q]);
+    if (vec && left >= 8) {
+        atomicAdd(reinterpret_cast<float4 *>(c), make_float4(x[0], x[1], x[2], x[3]));
+        atomicAdd(reinterpret_cast<float4 *>(c) + 1, make_float4(x[4], x[5], x[6], x[7]));
+        return;
+    }
 #endif
+#pragma unroll
+    for (int q = 0; q < 8; q++)
+        if (q < left) atomicAdd(c + q * c_sj, x[q]);
+}
+
+/* The columns q < left of 8 (c_sj apart) of a row of C = x + beta * C,
+ * rounded once to CT (c_store.h): 16-byte stores where vec (row-major, c
+ * 16-byte aligned) and all 8 are in, else one element at a time. */
+template <typename CT>
+__device__ __forceinline__ void store_row8(CT *c, int64_t c_sj, const float (&x)[8], float beta,
+                                           bool vec, int64_t left)
+{
+    constexpr int W = 16 / sizeof(CT);
+    if (vec && left >= 8) {
+#pragma unroll
+        for (int q = 0; q < 8; q += W)
+            store_c<CT, W>(c + q, 1.0f, *reinterpret_cast<const float(*)[W]>(x + q), beta);
+        return;
+    }
+#pragma unroll
+    for (int q = 0; q < 8; q++)
+        if (q < left) {
+            const float v[1] = {x[q]};
+            store_c<CT, 1>(c + q * c_sj, 1.0f, v, beta);
+        }
+}
+
+/* Whether this thread block is the last part of split panel split (1 + its
+ * index) to finish N tile tile (hrpb_split_meet): each part adds its sums,
+ * then takes a ticket; the part with the last one puts the ticket back to
+ * zero. flag: a word of shared memory no warp reads now. */
+__device__ __forceinline__ bool last_part(const hrpb_split_meet &m, int split, int64_t tile,
+                                          int *flag)
+{
+    __threadfence(); /* this thread's adds land before its block's ticket */
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int32_t *ticket = m.tickets + (int64_t)(split - 1) * m.ld_tickets + tile;
+        const bool last = atomicAdd(ticket, 1) == m.parts[split - 1] - 1;
+        if (last) *ticket = 0;
+        __threadfence(); /* the other parts' adds, before this block reads the sums */
+        *flag = last;
+    }
+    __syncthreads();
+    return *flag != 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -234,23 +281,6 @@ __device__ __forceinline__ unsigned widened_bits(unsigned w, int half)
     return __float_as_uint(__half2float(__ushort_as_half((unsigned short)h)));
 }
 
-/* x rounded to nearest even in the 16-bit type CK (bf16 or fp16), as bits. */
-template <int CK>
-__device__ __forceinline__ unsigned short rounded_bits(float x)
-{
-    if constexpr (CK == SP24_DATA_BF16) return __bfloat16_as_ushort(__float2bfloat16_rn(x));
-    return __half_as_ushort(__float2half_rn(x));
-}
-
-/* x + beta * (the 16-bit element old of type CK), rounded once to CK;
- * beta == 0 does not read old. */
-template <int CK>
-__device__ __forceinline__ unsigned short added_bits(float x, float beta, unsigned old)
-{
-    if (beta != 0.0f) x += beta * __uint_as_float(widened_bits<CK>(old, 0));
-    return rounded_bits<CK>(x);
-}
-
 /* d (16x8) += a (16x8, row) * b (8x8, col) in TF32, f32 accumulators. */
 __device__ __forceinline__ void mma_tf32_16x8x8(float d[4], uint4 a, unsigned long long b)
 {
@@ -277,6 +307,20 @@ struct b_element<SP24_DATA_BF16> {
 template <>
 struct b_element<SP24_DATA_FP16> {
     typedef unsigned short type;
+};
+
+/* The element type of a C of type CK (SP24_DATA_*), for c_store.h. */
+template <int CK>
+struct c_element {
+    typedef float type;
+};
+template <>
+struct c_element<SP24_DATA_BF16> {
+    typedef __nv_bfloat16 type;
+};
+template <>
+struct c_element<SP24_DATA_FP16> {
+    typedef __half type;
 };
 
 /* The active columns of the B rows one thread copies (ROWS consecutive,
@@ -369,8 +413,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                  const int32_t *__restrict__ active_cols, const uint8_t *__restrict__ packed,
                  const int64_t *__restrict__ row_map, int64_t rows, int64_t n, int64_t n_tiles,
                  float alpha, const void *B, int64_t b_sk, int64_t b_sj, float beta, void *C,
-                 int64_t c_si, int64_t c_sj, bool c_vec, bool c_staged, float *sums,
-                 int64_t ld_sums)
+                 int64_t c_si, int64_t c_sj, bool c_vec, bool c_staged, hrpb_split_meet meet)
 {
     typedef hrpb_smem<TM, WARPS, STAGES, SPLIT, BK> smem_t;
     typedef typename smem_t::belem belem;
@@ -400,11 +443,6 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
     const int g = lane / 4, t = lane % 4;
     const int copy_row = ROWS * (tid / CHUNKS), copy_chunk = tid % CHUNKS;
 
-    /* The finishing pass of a 16-bit C's split panels (there when sums
-     * are) may start now: it waits for this kernel to end. Without it the
-     * caller's next launch must not start early. */
-    if constexpr (CK != SP24_DATA_FP32)
-        if (sums) dependents_may_start();
     const hrpb_vpanel vp = vpanels[blockIdx.x];
     const int64_t blk0 = vp.first_block;
     const int nblk = vp.blocks; /* < 2^27: at most cols / 16 */
@@ -416,6 +454,11 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
      * brick row; -1 past the last row) and whether the panel is split, read
      * now so that the epilogue does not wait for them. */
     const bool split = vp.split != 0;
+    /* The row of a 16-bit C's sums (hrpb_split_meet) of this lane's rows
+     * g + 8h of brick row r of split panel split (1 + its index). */
+    auto split_row = [&](int split, int r, int h) -> int64_t {
+        return (int64_t)(split - 1) * TM + 16 * r + g + 8 * h;
+    };
     int64_t c_row[BR][2];
     {
         const int64_t row0 = vp.panel * TM;
@@ -730,6 +773,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                 *c = beta == 0.0f ? v : v + beta * *c;
             }
         } else {
+            typedef typename c_element<CK>::type ct;
             const int64_t jc = n0 + 32 * warp + 8 * t;
 #pragma unroll
             for (int r = 0; r < BR; r++)
@@ -744,32 +788,12 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                         x[4 + s] = alpha * acc[r][s][2 * h + 1];
                     }
                     if constexpr (CK != SP24_DATA_FP32) {
-                        if (split) { /* jc + 8 <= ld_sums: the row of sums is padded */
-                            const int64_t row = (int64_t)(vp.split - 1) * TM + 16 * r + g + 8 * h;
-                            add_to_sums(sums + row * ld_sums + jc, x);
-                            continue;
-                        }
-                        unsigned short *c =
-                            static_cast<unsigned short *>(C) + i * c_si + jc * c_sj;
-                        if (c_vec && jc + 8 <= n) { /* row-major, 16-byte aligned */
-                            uint4 *c8 = reinterpret_cast<uint4 *>(c);
-                            const uint4 o = beta != 0.0f ? *c8 : make_uint4(0, 0, 0, 0);
-                            const unsigned w[4] = {o.x, o.y, o.z, o.w};
-                            unsigned p[4];
-#pragma unroll
-                            for (int q = 0; q < 4; q++)
-                                p[q] = added_bits<CK>(x[2 * q], beta, w[q]) |
-                                       (unsigned)added_bits<CK>(x[2 * q + 1], beta, w[q] >> 16)
-                                           << 16;
-                            *c8 = make_uint4(p[0], p[1], p[2], p[3]);
-                            continue;
-                        }
-#pragma unroll
-                        for (int q = 0; q < 8; q++) {
-                            if (jc + q >= n) break;
-                            unsigned short *cq = c + q * c_sj;
-                            *cq = added_bits<CK>(x[q], beta, beta != 0.0f ? *cq : 0u);
-                        }
+                        if (!split)
+                            store_row8<ct>(static_cast<ct *>(C) + i * c_si + jc * c_sj, c_sj, x,
+                                           beta, c_vec, n - jc);
+                        else /* jc + 8 <= meet.ld: the rows of sums are padded */
+                            add_atomically(meet.sums + split_row(vp.split, r, h) * meet.ld + jc,
+                                           1, x, true, 8);
                         continue;
                     }
                     float *c = static_cast<float *>(C) + i * c_si + jc * c_sj;
@@ -805,6 +829,26 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                             *cq = beta == 0.0f ? x[q] : x[q] + beta * *cq;
                     }
                 }
+            /* The last part to finish the tile rounds its rows' sums into
+             * C with beta and puts them back to zero. */
+            if constexpr (CK != SP24_DATA_FP32) {
+                if (split && last_part(meet, vp.split, tile, reinterpret_cast<int *>(sm.b))) {
+#pragma unroll
+                    for (int r = 0; r < BR; r++)
+#pragma unroll
+                        for (int h = 0; h < 2; h++) {
+                            const int64_t i = c_row[r][h];
+                            if (i < 0 || jc >= n) continue;
+                            float4 *s = reinterpret_cast<float4 *>(
+                                meet.sums + split_row(vp.split, r, h) * meet.ld + jc);
+                            const float4 lo = __ldcg(s), hi = __ldcg(s + 1);
+                            s[0] = s[1] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                            const float x[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                            store_row8<ct>(static_cast<ct *>(C) + i * c_si + jc, 1, x, beta,
+                                           c_vec, n - jc);
+                        }
+                }
+            }
         }
         __syncthreads(); /* the next N tile reuses the stages */
     }
@@ -816,7 +860,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
 typedef void (*hrpb_kernel_fn)(const hrpb_vpanel *, const int64_t *, const int32_t *,
                                const uint8_t *, const int64_t *, int64_t, int64_t, int64_t, float,
                                const void *, int64_t, int64_t, float, void *, int64_t, int64_t,
-                               bool, bool, float *, int64_t);
+                               bool, bool, hrpb_split_meet);
 
 /* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
 static int warps_for(int64_t n)
@@ -935,10 +979,13 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     int64_t nv = w->num_vpanels, nsplit = 0;
     int64_t *split_panels = (int64_t *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(int64_t));
     int32_t *split_of = (int32_t *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(int32_t));
+    int32_t *parts = (int32_t *)calloc((size_t)(nv > 0 ? nv : 1), sizeof(int32_t));
     hrpb_vpanel *vpanels = (hrpb_vpanel *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(hrpb_vpanel));
-    if (!split_panels || !split_of || !vpanels) {
+    g->meet = (hrpb_split_meet *)calloc(1, sizeof(hrpb_split_meet));
+    if (!split_panels || !split_of || !parts || !vpanels || !g->meet) {
         free(split_panels);
         free(split_of);
+        free(parts);
         free(vpanels);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_set_split: out of memory");
     }
@@ -947,6 +994,7 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
         if (w->vp_split[v] && (nsplit == 0 || split_panels[nsplit - 1] != w->vp_panel[v]))
             split_panels[nsplit++] = w->vp_panel[v];
         split_of[v] = w->vp_split[v] ? (int32_t)nsplit : 0;
+        if (w->vp_split[v]) parts[nsplit - 1]++;
     }
     for (int64_t i = 0; i < nv; i++) {
         int64_t v = w->launch_order[i];
@@ -978,7 +1026,10 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     if (!st)
         st = device_copy_in((void **)&g->split_panels, split_panels,
                             (size_t)nsplit * sizeof(int64_t), up);
+    if (!st)
+        st = device_copy_in((void **)&g->split_parts, parts, (size_t)nsplit * sizeof(int32_t), up);
     free(split_panels);
+    free(parts);
     free(vpanels);
     return st;
 }
@@ -1065,6 +1116,9 @@ void hrpb_gpu_free(hrpb_gpu *g)
     if (!g) return;
     cudaFree(g->vpanels);
     cudaFree(g->split_panels);
+    cudaFree(g->split_parts);
+    if (g->meet) cudaFree(g->meet->sums);
+    free(g->meet);
     cudaFree(g->size_ptr);
     cudaFree(g->active_cols);
     cudaFree(g->packed);
@@ -1086,13 +1140,13 @@ static bool shallow_for(const hrpb_gpu *g, int warps, int64_t n_tiles, hrpb_stag
 
 /* Launches the kernel on B (elements of b_type) with element strides
  * (b_sk, b_sj) and C (of c_type) with (c_si, c_sj), its split panels'
- * parts adding into C or, for a 16-bit C, into float sums of their rows
- * (ld_sums apart); as a dependent of the pass before it where dependent. */
+ * parts adding into C or, for a 16-bit C, meeting in meet; as a dependent
+ * of the pass before it where dependent. */
 static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, const void *B,
                                    int b_type, int64_t b_sk, int64_t b_sj, float beta, void *C,
-                                   int c_type, int64_t c_si, int64_t c_sj, float *sums,
-                                   int64_t ld_sums, bool dependent, hrpb_stages_mode stages,
-                                   cudaStream_t stream)
+                                   int c_type, int64_t c_si, int64_t c_sj,
+                                   const hrpb_split_meet *meet, bool dependent,
+                                   hrpb_stages_mode stages, cudaStream_t stream)
 {
     const bool c16 = c_type != SP24_DATA_FP32;
     const int warps = warps_for(n);
@@ -1119,46 +1173,71 @@ static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, co
     TCSPMM_TRY(TCSPMM_CUDA(cudaLaunchKernelEx(
         &cfg, kernel_for(g->panel_rows, warps, shallow, vec, g->split, b_type, c16), g->vpanels,
         g->size_ptr, g->active_cols, g->packed, g->row_map, g->rows, n, n_tiles, alpha, B, b_sk,
-        b_sj, beta, C, c_si, c_sj, c_vec, c_staged, sums, ld_sums)));
+        b_sj, beta, C, c_si, c_sj, c_vec, c_staged, *meet)));
     return TCSPMM_CUDA(cudaGetLastError());
 }
 
-/* The passes around the kernel where the plan has split panels. A float C:
- * the beta pre-pass over their rows. A 16-bit C: float sums of their rows
- * from g's pool, zeroed before the kernel and rounded into C with beta
- * after it (hrpb_finish_split_panels), freed in stream order. Each pass
- * lets the launch after it start early where the device can. */
+/* *m: where the split parts of a product with n columns and a 16-bit C
+ * meet (hrpb_split_meet): g's, made or remade larger first where n needs
+ * more room than it has. That frees the old one (cudaFree waits for the
+ * device) and zeroes the new one on stream, so it is refused while stream
+ * is being captured. */
+static tcspmm_status split_meet_for(const hrpb_gpu *g, int64_t n, cudaStream_t stream,
+                                    hrpb_split_meet *m)
+{
+    hrpb_split_meet *kept = g->meet;
+    const int64_t ld = (n + 7) / 8 * 8;
+    if (kept->ld < ld) {
+        cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+        TCSPMM_TRY(TCSPMM_CUDA(cudaStreamIsCapturing(stream, &capturing)));
+        if (capturing != cudaStreamCaptureStatusNone)
+            return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                               "hrpb_gpu_spmm: a 16-bit C at n = %lld, wider than before on a "
+                               "plan with split panels, sets up their float sums and cannot be "
+                               "captured; make one such call outside the capture first",
+                               (long long)n);
+        const int64_t ld_tickets = (ld + 31) / 32; /* N tiles of 32 columns or more */
+        const size_t sum_bytes = (size_t)(g->num_split_panels * g->panel_rows * ld) * 4;
+        const size_t bytes = sum_bytes + (size_t)(g->num_split_panels * ld_tickets) * 4;
+        TCSPMM_TRY(TCSPMM_CUDA(cudaFree(kept->sums)));
+        *kept = (hrpb_split_meet){NULL, NULL, g->split_parts, 0, 0};
+        void *mem = NULL;
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&mem, bytes)));
+        const tcspmm_status st = TCSPMM_CUDA(cudaMemsetAsync(mem, 0, bytes, stream));
+        if (st) {
+            cudaFree(mem);
+            return st;
+        }
+        *kept = (hrpb_split_meet){(float *)mem, (int32_t *)((char *)mem + sum_bytes),
+                                  g->split_parts, ld, ld_tickets};
+    }
+    *m = *kept;
+    return TCSPMM_SUCCESS;
+}
+
+/* The kernel, after the beta pre-pass over the rows of the split panels
+ * for a float C (the kernel may start early where the device can), or with
+ * the split parts of a 16-bit C meeting in g's sums (split_meet_for). */
 static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const void *B, int b_type,
                             int64_t b_sk, int64_t b_sj, float beta, void *C, int c_type,
                             int64_t c_si, int64_t c_sj, hrpb_stages_mode stages,
                             cudaStream_t stream)
 {
     int passed = 0;
-    if (c_type == SP24_DATA_FP32)
+    hrpb_split_meet meet = {NULL, NULL, NULL, 0, 0};
+    if (c_type == SP24_DATA_FP32) {
         TCSPMM_TRY(hrpb_scale_panels(g->split_panels, g->num_split_panels, g->panel_rows,
                                      g->row_map, g->rows, n, beta, static_cast<float *>(C), c_si,
                                      c_sj, stream, &passed));
-    if (c_type == SP24_DATA_FP32 || g->num_split_panels == 0)
-        return launch_kernel(g, n, alpha, B, b_type, b_sk, b_sj, beta, C, c_type, c_si, c_sj,
-                             NULL, 0, passed && g->dependent_launch, stages, stream);
-    if (c_sj != 1) /* hrpb_gpu_writes_c: a 16-bit C comes with a row-major 16-bit B */
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "hrpb_gpu_spmm: a 16-bit C of a plan with split panels must be "
-                           "row-major");
-    const int64_t ld_sums = (n + 7) / 8 * 8, count = g->num_split_panels * g->panel_rows * ld_sums;
-    float *sums = NULL;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMallocFromPoolAsync((void **)&sums, (size_t)count * sizeof(float),
-                                                   g->scratch, stream)));
-    tcspmm_status st = hrpb_zero_sums(sums, count, stream);
-    if (!st)
-        st = launch_kernel(g, n, alpha, B, b_type, b_sk, b_sj, beta, C, c_type, c_si, c_sj, sums,
-                           ld_sums, g->dependent_launch, stages, stream);
-    if (!st)
-        st = hrpb_finish_split_panels(g->split_panels, g->num_split_panels, g->panel_rows,
-                                      g->row_map, g->rows, n, sums, ld_sums, beta, C, c_type,
-                                      c_si, g->dependent_launch, stream);
-    const tcspmm_status freed = TCSPMM_CUDA(cudaFreeAsync(sums, stream));
-    return st ? st : freed;
+    } else if (g->num_split_panels > 0) {
+        if (c_sj != 1) /* hrpb_gpu_writes_c: a 16-bit C comes with a row-major 16-bit B */
+            return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                               "hrpb_gpu_spmm: a 16-bit C of a plan with split panels must be "
+                               "row-major");
+        TCSPMM_TRY(split_meet_for(g, n, stream, &meet));
+    }
+    return launch_kernel(g, n, alpha, B, b_type, b_sk, b_sj, beta, C, c_type, c_si, c_sj, &meet,
+                         passed && g->dependent_launch, stages, stream);
 }
 
 /* The rule for a column-major B: transpose it unless n is 1 (then a column
@@ -1184,7 +1263,7 @@ extern "C" int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, i
 extern "C" int hrpb_gpu_writes_c(const hrpb_gpu *g, int b_type, int c_type)
 {
     if (c_type == SP24_DATA_FP32) return 1;
-    return g && !g->split && (g->num_split_panels == 0 || g->scratch) && c_type == b_type &&
+    return g && !g->split && c_type == b_type &&
            (c_type == SP24_DATA_BF16 || c_type == SP24_DATA_FP16);
 }
 
@@ -1205,9 +1284,8 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
     if (!hrpb_gpu_writes_c(g, b_type, c_type))
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "hrpb_gpu_spmm: a C of type %d is written only in TF32, with a B of "
-                           "its type (here %d), and with %lld split panels only where the plan "
-                           "has a memory pool for their float sums",
-                           c_type, b_type, (long long)g->num_split_panels);
+                           "its type (here %d)",
+                           c_type, b_type);
     const bool row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     if ((row_major && (ldb < n || ldc < n)) || (!row_major && (ldb < g->cols || ldc < g->rows)) ||
         ldb < 1 || ldc < 1)
