@@ -127,22 +127,17 @@ constexpr bool has_shallow(void)
 #define VEC_ATOMICS 0
 #endif
 
-/* c[q * c_sj] += x[q] atomically for the columns q < left of 8 (the parts
- * of a split panel): two float4 atomics where vec (row-major, c 16-byte
- * aligned) and all 8 are in, else one per element. */
-__device__ __forceinline__ void add_atomically(float *c, int64_t c_sj, const float (&x)[8],
-                                               bool vec, int64_t left)
+/* s[0 .. 7] += x[0 .. 7] atomically, s on a 32-byte boundary (the float
+ * sums of a split panel's rows under a 16-bit C). */
+__device__ __forceinline__ void add_to_sums(float *s, const float (&x)[8])
 {
 #if VEC_ATOMICS
-    if (vec && left >= 8) {
-        atomicAdd(reinterpret_cast<float4 *>(c), make_float4(x[0], x[1], x[2], x[3]));
-        atomicAdd(reinterpret_cast<float4 *>(c) + 1, make_float4(x[4], x[5], x[6], x[7]));
-        return;
-    }
-#endif
+    atomicAdd(reinterpret_cast<float4 *>(s), make_float4(x[0], x[1], x[2], x[3]));
+    atomicAdd(reinterpret_cast<float4 *>(s) + 1, make_float4(x[4], x[5], x[6], x[7]));
+#else
 #pragma unroll
-    for (int q = 0; q < 8; q++)
-        if (q < left) atomicAdd(c + q * c_sj, x[q]);
+    for (int q = 0; q < 8; q++) atomicAdd(s + q, x[q]);
+#endif
 }
 
 /* The columns q < left of 8 (c_sj apart) of a row of C = x + beta * C,
@@ -772,8 +767,43 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                 const float v = tile[k * C_LD + lane];
                 *c = beta == 0.0f ? v : v + beta * *c;
             }
-        } else {
+        } else if constexpr (CK != SP24_DATA_FP32) {
             typedef typename c_element<CK>::type ct;
+            const int64_t jc = n0 + 32 * warp + 8 * t;
+            /* f(r, h, i) for each row i of C this lane holds columns jc.. of */
+            auto each_row = [&](auto f) {
+#pragma unroll
+                for (int r = 0; r < BR; r++)
+#pragma unroll
+                    for (int h = 0; h < 2; h++)
+                        if (c_row[r][h] >= 0 && jc < n) f(r, h, c_row[r][h]);
+            };
+            each_row([&](int r, int h, int64_t i) {
+                float x[8];
+#pragma unroll
+                for (int s = 0; s < 4; s++) {
+                    x[s] = alpha * acc[r][s][2 * h];
+                    x[4 + s] = alpha * acc[r][s][2 * h + 1];
+                }
+                if (!split)
+                    store_row8<ct>(static_cast<ct *>(C) + i * c_si + jc * c_sj, c_sj, x, beta,
+                                   c_vec, n - jc);
+                else /* jc + 8 <= meet.ld: the rows of sums are padded */
+                    add_to_sums(meet.sums + split_row(vp.split, r, h) * meet.ld + jc, x);
+            });
+            /* The last part to finish the tile rounds its rows' sums into C
+             * with beta and puts them back to zero. */
+            if (split && last_part(meet, vp.split, tile, reinterpret_cast<int *>(sm.b)))
+                each_row([&](int r, int h, int64_t i) {
+                    float4 *s = reinterpret_cast<float4 *>(
+                        meet.sums + split_row(vp.split, r, h) * meet.ld + jc);
+                    const float4 lo = __ldcg(s), hi = __ldcg(s + 1);
+                    s[0] = s[1] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                    const float x[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                    store_row8<ct>(static_cast<ct *>(C) + i * c_si + jc, 1, x, beta, c_vec,
+                                   n - jc);
+                });
+        } else {
             const int64_t jc = n0 + 32 * warp + 8 * t;
 #pragma unroll
             for (int r = 0; r < BR; r++)
@@ -786,15 +816,6 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                     for (int s = 0; s < 4; s++) {
                         x[s] = alpha * acc[r][s][2 * h];
                         x[4 + s] = alpha * acc[r][s][2 * h + 1];
-                    }
-                    if constexpr (CK != SP24_DATA_FP32) {
-                        if (!split)
-                            store_row8<ct>(static_cast<ct *>(C) + i * c_si + jc * c_sj, c_sj, x,
-                                           beta, c_vec, n - jc);
-                        else /* jc + 8 <= meet.ld: the rows of sums are padded */
-                            add_atomically(meet.sums + split_row(vp.split, r, h) * meet.ld + jc,
-                                           1, x, true, 8);
-                        continue;
                     }
                     float *c = static_cast<float *>(C) + i * c_si + jc * c_sj;
                     if (c_vec && jc + 8 <= n && (!split || VEC_ATOMICS)) { /* row-major, 16-byte aligned */
@@ -829,26 +850,6 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                             *cq = beta == 0.0f ? x[q] : x[q] + beta * *cq;
                     }
                 }
-            /* The last part to finish the tile rounds its rows' sums into
-             * C with beta and puts them back to zero. */
-            if constexpr (CK != SP24_DATA_FP32) {
-                if (split && last_part(meet, vp.split, tile, reinterpret_cast<int *>(sm.b))) {
-#pragma unroll
-                    for (int r = 0; r < BR; r++)
-#pragma unroll
-                        for (int h = 0; h < 2; h++) {
-                            const int64_t i = c_row[r][h];
-                            if (i < 0 || jc >= n) continue;
-                            float4 *s = reinterpret_cast<float4 *>(
-                                meet.sums + split_row(vp.split, r, h) * meet.ld + jc);
-                            const float4 lo = __ldcg(s), hi = __ldcg(s + 1);
-                            s[0] = s[1] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-                            const float x[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-                            store_row8<ct>(static_cast<ct *>(C) + i * c_si + jc, 1, x, beta,
-                                           c_vec, n - jc);
-                        }
-                }
-            }
         }
         __syncthreads(); /* the next N tile reuses the stages */
     }
