@@ -8,10 +8,13 @@
 
 void path_trial_init(path_trial *t, int at_first_call)
 {
-    for (int i = 0; i < GPU_TIMER_SHAPES; i++)
+    for (int i = 0; i < GPU_TIMER_SHAPES; i++) {
         t->shape[i] = (path_trial_shape){.path = TCSPMM_PATH_AUTO,
                                          .path_no_alg3 = TCSPMM_PATH_AUTO,
                                          .call_ms = -1.0f};
+        for (int c16 = 0; c16 < 2; c16++)
+            t->typed[i][c16] = (path_trial_typed){.path = TCSPMM_PATH_AUTO, .ms = {-1.0f, -1.0f}};
+    }
     t->at_first_call = at_first_call;
 }
 
@@ -40,31 +43,52 @@ int path_trial_due(int64_t calls, float call_ms)
            (double)calls * call_ms >= PATH_TRIAL_COST_MS + (double)PATH_TRIAL_PRODUCTS * call_ms;
 }
 
-static void forget_timing(path_trial_shape *s)
+static void forget_events(cudaEvent_t *start, cudaEvent_t *stop)
 {
-    if (s->start) cudaEventDestroy(s->start);
-    if (s->stop) cudaEventDestroy(s->stop);
-    s->start = s->stop = NULL;
+    if (*start) cudaEventDestroy(*start);
+    if (*stop) cudaEventDestroy(*stop);
+    *start = *stop = NULL;
 }
 
-/* call_ms from the timed call, once its stop event has passed (not
- * waiting for it). An event the caller never recorded (its call failed)
- * gives no time: a later call is timed instead. */
-static tcspmm_status read_timing(path_trial_shape *s)
+static void forget_timing(path_trial_shape *s) { forget_events(&s->start, &s->stop); }
+
+/* *ms = the time between start and stop once stop has passed (not waiting
+ * for it), the events then destroyed; *ms unchanged while it has not. An
+ * event the caller never recorded (its call failed) gives no time. */
+static tcspmm_status read_events(cudaEvent_t *start, cudaEvent_t *stop, float *ms)
 {
-    if (!s->stop) return TCSPMM_SUCCESS;
-    cudaError_t e = cudaEventQuery(s->stop);
+    if (!*stop) return TCSPMM_SUCCESS;
+    cudaError_t e = cudaEventQuery(*stop);
     if (e == cudaErrorNotReady) {
         cudaGetLastError(); /* not an error; clears nothing else a query can set */
         return TCSPMM_SUCCESS;
     }
     if (gpu_capture_forbids(e)) return TCSPMM_SUCCESS; /* read on a later call */
     if (e != cudaSuccess) return TCSPMM_CUDA(e);
-    float ms = -1.0f;
-    if (cudaEventElapsedTime(&ms, s->start, s->stop) == cudaSuccess) s->call_ms = ms;
-    else cudaGetLastError();
-    forget_timing(s);
+    if (cudaEventElapsedTime(ms, *start, *stop) != cudaSuccess) {
+        cudaGetLastError();
+        *ms = -1.0f;
+    }
+    forget_events(start, stop);
     return TCSPMM_SUCCESS;
+}
+
+/* call_ms from the timed call (read_events): a call whose time could not
+ * be read leaves it < 0, and a later call is timed instead. */
+static tcspmm_status read_timing(path_trial_shape *s)
+{
+    return read_events(&s->start, &s->stop, &s->call_ms);
+}
+
+/* *start = a new event recorded on stream, and *stop a new event; both
+ * NULL where that fails (the error cleared: the call is simply not timed). */
+static void start_timing(void *stream, cudaEvent_t *start, cudaEvent_t *stop)
+{
+    if (cudaEventCreate(start) != cudaSuccess || cudaEventCreate(stop) != cudaSuccess ||
+        cudaEventRecord(*start, (cudaStream_t)stream) != cudaSuccess) {
+        cudaGetLastError();
+        forget_events(start, stop);
+    }
 }
 
 /* The HRPB kernel as the rival of cuSPARSE's algorithms in a race. */
@@ -115,13 +139,8 @@ static tcspmm_status wait_or_measure(path_trial *t, path_trial_shape *s, const h
         return TCSPMM_SUCCESS;
     }
     if (s->calls >= 1 && s->call_ms < 0.0f && !s->stop) { /* time this one */
-        if (cudaEventCreate(&s->start) == cudaSuccess && cudaEventCreate(&s->stop) == cudaSuccess &&
-            cudaEventRecord(s->start, (cudaStream_t)call->stream) == cudaSuccess) {
-            *stop = s->stop;
-        } else { /* no timing this call; a later one tries again */
-            cudaGetLastError();
-            forget_timing(s);
-        }
+        start_timing(call->stream, &s->start, &s->stop); /* or a later one, where that failed */
+        *stop = s->stop;
     }
     s->calls++;
     return TCSPMM_SUCCESS;
@@ -145,7 +164,43 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
     return wait_or_measure(t, s, hrpb, cusparse, &call, dC, ldc, alg3, path, stop);
 }
 
+tcspmm_status path_trial_typed_pick(path_trial *t, int64_t n, tcspmm_layout layout, float beta,
+                                    int c16, void *stream, tcspmm_path *path, cudaEvent_t *stop)
+{
+    static const tcspmm_path ways[2] = {TCSPMM_PATH_CUSPARSE, TCSPMM_PATH_HRPB};
+    *stop = NULL;
+    path_trial_typed *r = &t->typed[gpu_timer_shape(n, layout, beta)][c16 != 0];
+    *path = r->path;
+    if (*path != TCSPMM_PATH_AUTO) return TCSPMM_SUCCESS;
+    for (int w = 0; w < 2; w++) {
+        const int timing = r->stop[w] != NULL;
+        TCSPMM_TRY(read_events(&r->start[w], &r->stop[w], &r->ms[w]));
+        if (timing && !r->stop[w] && r->ms[w] < 0.0f) r->runs[w] = 1; /* time another */
+    }
+    if (r->ms[0] >= 0.0f && r->ms[1] >= 0.0f) {
+        *path = r->path = r->ms[1] <= r->ms[0] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
+        return TCSPMM_SUCCESS;
+    }
+    *path = TCSPMM_PATH_CUSPARSE;
+    int capturing;
+    TCSPMM_TRY(gpu_stream_capturing(stream, &capturing));
+    if (capturing) return TCSPMM_SUCCESS;
+    const int w = r->runs[0] < 2 ? 0 : r->runs[1] < 2 ? 1 : 0;
+    *path = ways[w];
+    if (r->runs[w]++ == 1) {
+        start_timing(stream, &r->start[w], &r->stop[w]);
+        if (!r->stop[w]) r->runs[w] = 1; /* not timed: the next call of this way is */
+        *stop = r->stop[w];
+    }
+    return TCSPMM_SUCCESS;
+}
+
 void path_trial_free(path_trial *t)
 {
-    for (int i = 0; i < GPU_TIMER_SHAPES; i++) forget_timing(&t->shape[i]);
+    for (int i = 0; i < GPU_TIMER_SHAPES; i++) {
+        forget_timing(&t->shape[i]);
+        for (int c16 = 0; c16 < 2; c16++)
+            for (int w = 0; w < 2; w++)
+                forget_events(&t->typed[i][c16].start[w], &t->typed[i][c16].stop[w]);
+    }
 }

@@ -46,8 +46,24 @@ typedef struct path_trial_shape {
     cudaEvent_t start, stop; /* around the second call, until read */
 } path_trial_shape;
 
+/* Calls with bf16 or fp16 operands that the HRPB kernel takes as they are,
+ * of a shape whose product through float copies of them runs on cuSPARSE
+ * (measured faster there on floats): the copies cost passes over B and C
+ * that the measurement did not see. So the plan times such calls each way
+ * as they run, the second call each way (a first call may load kernels or
+ * grow scratch), and keeps the faster: two calls through the copies, two
+ * with the operands as they are, then the choice once both times are read
+ * (not waiting for them). Per shape of call, and whether C is 16-bit. */
+typedef struct path_trial_typed {
+    tcspmm_path path;             /* CUSPARSE (the copies) or HRPB; AUTO until chosen */
+    int runs[2];                  /* calls run each way: 0 the copies, 1 HRPB */
+    float ms[2];                  /* the timed call of each way; < 0 until read */
+    cudaEvent_t start[2], stop[2]; /* around it, until read */
+} path_trial_typed;
+
 typedef struct path_trial {
     path_trial_shape shape[GPU_TIMER_SHAPES]; /* by gpu_timer_shape */
+    path_trial_typed typed[GPU_TIMER_SHAPES][2]; /* by gpu_timer_shape, C 16-bit */
     int at_first_call;                        /* tcspmm_options.measure_at_first_call */
 } path_trial;
 
@@ -88,6 +104,15 @@ tcspmm_status path_trial_pick(path_trial *t, const hrpb_gpu *hrpb, cusparse_path
                               int64_t n, float alpha, const float *dB, int64_t ldb,
                               float beta, const float *dC, int64_t ldc, tcspmm_layout layout,
                               void *stream, tcspmm_path *path, cudaEvent_t *stop);
+
+/* The path of a call of path_trial_typed's kind (c16: C is 16-bit):
+ * CUSPARSE (through the float copies) or HRPB (the operands as they
+ * are). *stop, where not NULL, is an event the caller records on stream
+ * right after the whole product, copies included (this call is timed; its
+ * start is recorded here). While stream is captured nothing is timed, and
+ * a call not chosen yet takes the copies. */
+tcspmm_status path_trial_typed_pick(path_trial *t, int64_t n, tcspmm_layout layout, float beta,
+                                    int c16, void *stream, tcspmm_path *path, cudaEvent_t *stop);
 
 /* Destroys the events of shapes still being timed. */
 void path_trial_free(path_trial *t);

@@ -189,6 +189,20 @@ static tcspmm_status product(tcspmm_plan *plan, tcspmm_path path, int64_t n, flo
     return TCSPMM_SUCCESS;
 }
 
+/* Whether a call with a 16-bit B or C (types b and c) on an auto plan, whose
+ * shape was not measured faster on HRPB (runs_hrpb), is one that
+ * path_trial_typed times both ways: the HRPB kernel takes B and C as they
+ * are, and the product through their float copies (whose beta is 0 where
+ * C is copied) has a shape measured faster on cuSPARSE. */
+static int typed_trial(const tcspmm_plan *plan, int64_t n, const void *dB, tcspmm_datatype b,
+                       int64_t ldb, float beta, tcspmm_datatype c, tcspmm_layout layout)
+{
+    return plan->info.path == TCSPMM_PATH_AUTO && (b != TCSPMM_R_32F || c != TCSPMM_R_32F) &&
+           reads_b_directly(plan, 1, b, dB, ldb, layout) && writes_c_directly(plan, 1, b, c) &&
+           path_trial_lookup(&plan->trial, n, layout, c != TCSPMM_R_32F ? 0.0f : beta, 1) ==
+               TCSPMM_PATH_CUSPARSE;
+}
+
 /* *p = bytes of float scratch from the plan's pool, in stream order. */
 static tcspmm_status scratch_alloc(tcspmm_plan *plan, float **p, size_t bytes, cudaStream_t stream)
 {
@@ -202,7 +216,9 @@ static tcspmm_status scratch_alloc(tcspmm_plan *plan, float **p, size_t bytes, c
     return TCSPMM_CUDA(cudaMallocFromPoolAsync((void **)p, bytes ? bytes : 4, plan->scratch, stream));
 }
 
-/* The product with B and C of their types. Where the plan's kernels do not
+/* The product with B and C of their types. On an auto plan, a call that
+ * path_trial_typed times (typed_trial) runs as it says: through copies
+ * (on cuSPARSE) or on HRPB. Where the plan's kernels do not
  * take one as it is (reads_b_directly, writes_c_directly), such a B is
  * widened into packed float scratch (exact: every bf16 and fp16 value is a
  * TF32 value), the product goes into float scratch for such a C, and
@@ -217,7 +233,14 @@ static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, co
     const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     const int64_t rows = plan->info.rows, cols = plan->info.cols;
     const int64_t ldb32 = row_major ? n : cols > 1 ? cols : 1, ldc32 = row_major ? n : rows;
-    const int hrpb = runs_hrpb(plan, n, layout, beta);
+    cudaEvent_t timed = NULL; /* recorded after the whole product (path_trial_typed) */
+    int hrpb = runs_hrpb(plan, n, layout, beta);
+    if (!hrpb && typed_trial(plan, n, dB, b_type, ldb, beta, c_type, layout)) {
+        tcspmm_path way;
+        TCSPMM_TRY(path_trial_typed_pick(&plan->trial, n, layout, beta, c_type != TCSPMM_R_32F,
+                                         stream, &way, &timed));
+        hrpb = way == TCSPMM_PATH_HRPB;
+    }
     const int wide_b = !reads_b_directly(plan, hrpb, b_type, dB, ldb, layout) && cols > 0;
     const int wide_c = !writes_c_directly(plan, hrpb, wide_b ? TCSPMM_R_32F : b_type, c_type);
     /* The call's shape chooses an auto plan's path: the product's beta is 0
@@ -241,6 +264,8 @@ static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, co
     if (!st && C32)
         st = dense_add_converted(C32, SP24_DATA_FP32, ldc32, dC, c_code, ldc, rows, n, row_major,
                                  beta, s);
+    if (!st && timed && cudaEventRecord(timed, s) != cudaSuccess)
+        cudaGetLastError(); /* the product ran; a later call of its way is timed */
     const tcspmm_status freed_b = B32 ? TCSPMM_CUDA(cudaFreeAsync(B32, s)) : TCSPMM_SUCCESS;
     const tcspmm_status freed_c = C32 ? TCSPMM_CUDA(cudaFreeAsync(C32, s)) : TCSPMM_SUCCESS;
     return st ? st : freed_b ? freed_b : freed_c;

@@ -13,7 +13,9 @@
  * cuSPARSE plans. The gaps past ldc must stay as they were. One call is
  * also captured into a CUDA graph and replayed on new operands. On a
  * measured auto plan, a bf16 B read as it is with C through its copy must
- * not reach the measurement of the copy's shape (check_typed_shape). */
+ * not reach the measurement of the copy's shape (check_typed_shape); on a
+ * shape measured faster on cuSPARSE, bf16 B and C are timed through the
+ * copies and as they are on HRPB, and the faster kept (check_typed_trial). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 
 #include "format/sparse24.h"
 #include "harness.h"
+#include "plan.h"
 #include "matgen.h"
 #include "reference.h"
 #include "sparse24_gen.h"
@@ -245,6 +248,38 @@ static void check_typed_shape(const tcspmm_csr *A, const char *name)
     tcspmm_plan_destroy(plan);
 }
 
+/* A measuring auto plan whose shape n (1 or 4), row-major, beta 0 was
+ * measured faster on cuSPARSE, called with a bf16 B and C that the HRPB
+ * kernel reads and writes as they are (ldb 4): the plan times two calls
+ * through the float copies and two on HRPB, then keeps the faster
+ * (path_trial_typed); every call is checked. Where the shape went to
+ * HRPB, or the rule chose the path, nothing more is checked (printed). */
+static void check_typed_trial(const tcspmm_csr *A, const char *name)
+{
+    const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;
+    for (int64_t n = 1; n <= 4; n += 3) {
+        tcspmm_plan *plan = tests_plan(A, TCSPMM_PATH_AUTO, 1);
+        if (!plan) return;
+        tcspmm_path path = TCSPMM_PATH_AUTO;
+        check_types(plan, A, n, 4 - (int)n, row, 0.0f, TCSPMM_R_32F, TCSPMM_R_32F, name);
+        CHECK_OK(tcspmm_plan_path_for(plan, n, row, 0.0f, &path));
+        const path_trial_typed *r = &plan->trial.typed[gpu_timer_shape(n, row, 0.0f)][1];
+        const int checked = path == TCSPMM_PATH_CUSPARSE;
+        for (int call = 0; checked && call < 6; call++)
+            check_types(plan, A, n, 4 - (int)n, row, 0.0f, TCSPMM_R_16BF, TCSPMM_R_16BF, name);
+        if (checked) {
+            CHECK(r->runs[0] >= 2 && r->runs[1] == 2);
+            CHECK(r->ms[0] > 0.0f && r->ms[1] > 0.0f);
+            CHECK(r->path == (r->ms[1] <= r->ms[0] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE));
+        }
+        printf("  %s, auto: n = %lld, beta 0: %s; bf16 B and C: %s (through copies %.4f ms, "
+               "as they are on HRPB %.4f ms)\n",
+               name, (long long)n, tcspmm_path_name(path),
+               checked ? tcspmm_path_name(r->path) : "not checked", r->ms[0], r->ms[1]);
+        tcspmm_plan_destroy(plan);
+    }
+}
+
 /* Every plan that takes floats only, on A. */
 static void check_matrix(const tcspmm_csr *A, const width *ws, int count, const char *name)
 {
@@ -278,6 +313,7 @@ static void check_matrix(const tcspmm_csr *A, const width *ws, int count, const 
         }
     tcspmm_plan_destroy(measured);
     check_typed_shape(A, name);
+    check_typed_trial(A, name);
 }
 
 int main(void)
