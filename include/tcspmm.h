@@ -285,9 +285,13 @@ typedef enum tcspmm_datatype {
  * bytes and ldb a multiple of 4 as it is, widening it to TF32 in the kernel
  * (fastest at a multiple of 16 bytes and ldb of 8), and with such a B also
  * writes a C of the same type as it is (the parts of split panels add into
- * float sums of their rows, from the plan's memory pool, rounded into C
- * after the kernel); so does an auto plan on the shapes of call its
- * measurement found faster on HRPB. Every other plan and shape, and
+ * float sums of their rows that the plan keeps, split panels x 16 or 32 x
+ * n floats from the first call wider than any before, which cannot be
+ * captured into a CUDA graph; the last part of each panel rounds them into
+ * C); so does an auto plan on the shapes of call its measurement found
+ * faster on HRPB, and on shapes it found faster on cuSPARSE it times such
+ * calls both ways (HRPB, and cuSPARSE through the float copies below) as
+ * they run and keeps the faster. Every other plan and shape, and
  * every other B and C, goes through float copies: a 16-bit B is widened into
  * a packed float copy first and the product goes into a float copy of C,
  * which is then rounded into C; the copies come from a memory pool of the

@@ -545,10 +545,10 @@ static void check_16bit_c(const tcspmm_csr *A, const hrpb_gpu *g, int64_t n, int
 
 /* A 16-bit C written by the TF32 kernel as it is: the generated edge cases
  * on a pretend GPU of one SM (so that no panel is split), and panels split
- * across a pretend GPU of few SMs (their float sums rounded after the
- * kernel) in A's order and clustered, both panel heights, N of the list,
- * bf16 and fp16, ldc n (16-byte stores where n is a multiple of 8) or
- * n + 3, C on a 16-byte boundary or 2 bytes past one, beta 0 and 0.5. */
+ * across a pretend GPU of few SMs (their float sums rounded into C by the
+ * last part of each) in A's order and clustered, both panel heights, N of
+ * the list, bf16 and fp16, ldc n (16-byte stores where n is a multiple of
+ * 8) or n + 3, C on a 16-byte boundary or 2 bytes past one, beta 0 and 0.5. */
 static void test_16bit_c(void)
 {
     uint64_t seed = 11000;
@@ -588,9 +588,8 @@ static void test_16bit_c(void)
             seed += 2;
             widest = n;
         }
-        /* Each N so far was wider than the one before, so its sums were
-         * freshly zeroed: now the widest again and a narrower one, which
-         * find them as the last products left them. */
+        /* Now the widest N again and a narrower one: they find the sums as
+         * the products before left them, with no fresh zeroing. */
         for (int again = 0; !st && again < 2; again++) {
             const int64_t n = again ? 31 : widest;
             check_16bit_c(&H, m.g, n, (v + again) % 2 ? SP24_DATA_FP16 : SP24_DATA_BF16, n,
@@ -605,8 +604,9 @@ static void test_16bit_c(void)
 /* A 16-bit C on a plan with split panels, captured into a CUDA graph: the
  * first call at an N wider than before sets up the parts' float sums and
  * is refused while capturing (the capture itself left intact); after one
- * call outside, the graph's product is that call's, within one step where
- * the parts' float atomics added in another order. */
+ * call outside, and a wider call after the capture (which makes the sums
+ * anew), the graph's product is that call's, within one step where the
+ * parts' float atomics added in another order. */
 static void test_16bit_c_capture(void)
 {
     tcspmm_csr H;
@@ -647,6 +647,9 @@ static void test_16bit_c_capture(void)
         CHECK_OK(hrpb_gpu_spmm(m.g, n, 1.5f, dB, t, n, 0.0f, dC, t, n, row, stream));
         CUDA_OK(cudaStreamEndCapture(stream, &graph));
         CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+        CUDA_OK(cudaStreamSynchronize(stream));
+        /* a wider call makes a new room for the sums; the graph keeps its own */
+        check_16bit_c(&H, m.g, 4 * n, t, 4 * n, 0, 0.0f, 1, 12346, "wider than the graph");
         CUDA_OK(cudaMemsetAsync(dC, 0xff, (size_t)nc * 2, stream));
         for (int launch = 0; launch < 2; launch++) CUDA_OK(cudaGraphLaunch(exec, stream));
         CUDA_OK(cudaMemcpyAsync(graphed, dC, (size_t)nc * 2, cudaMemcpyDeviceToHost, stream));

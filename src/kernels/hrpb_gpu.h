@@ -76,10 +76,11 @@ int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, int64_t ldb,
  * TF32, row-major), worked out in float (alpha * sum + beta * C) and
  * rounded to nearest even once. The parts of split panels add into float
  * sums of their rows that g keeps, and the last part of each rounds them
- * into C. The first call wider than those before makes room for them,
- * which waits for the device (TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY where there
- * is none) and cannot be captured into a CUDA graph (refused:
- * TCSPMM_ERROR_UNSUPPORTED). */
+ * into C. The first call wider than those before makes room for them
+ * (split panels x TM x n floats, n at least doubled; the smaller room is
+ * kept until g is freed, for CUDA graphs captured before):
+ * TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY where there is none, and
+ * TCSPMM_ERROR_UNSUPPORTED while the stream is being captured. */
 int hrpb_gpu_writes_c(const hrpb_gpu *g, int b_type, int c_type);
 
 /* C = alpha*A*B + beta*C with device pointers, B of b_type and C of c_type

@@ -37,6 +37,17 @@ typedef struct hrpb_split_meet {
     int64_t ld, ld_tickets;
 } hrpb_split_meet;
 
+/* A plan's meeting place now, changed by products (a plan's calls are
+ * ordered), and the ones it outgrew, kept until the plan is freed: a CUDA
+ * graph captured before a wider call still meets in its own. Each is at
+ * least twice as wide as the one before, so the outgrown ones hold less
+ * than the one now. */
+typedef struct hrpb_split_meets {
+    hrpb_split_meet now;
+    void **outgrown;
+    int num_outgrown;
+} hrpb_split_meets;
+
 struct hrpb_gpu {
     int panel_rows;           /* TM */
     int split;                /* 1: FP32-accurate 3xTF32 arithmetic, 0: TF32 */
@@ -48,7 +59,7 @@ struct hrpb_gpu {
     hrpb_vpanel *vpanels;     /* num_vpanels, in the split's launch order */
     int64_t *split_panels;    /* num_split_panels panel indices */
     int32_t *split_parts;     /* num_split_panels: the parts of each */
-    hrpb_split_meet *meet;    /* changed by products (a plan's calls are ordered) */
+    hrpb_split_meets *meets;  /* where a 16-bit C's split parts meet */
     int64_t *size_ptr;        /* num_blocks + 1 */
     int32_t *active_cols;     /* num_blocks * HRPB_TK */
     uint8_t *packed;

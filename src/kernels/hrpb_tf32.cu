@@ -982,8 +982,8 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     int32_t *split_of = (int32_t *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(int32_t));
     int32_t *parts = (int32_t *)calloc((size_t)(nv > 0 ? nv : 1), sizeof(int32_t));
     hrpb_vpanel *vpanels = (hrpb_vpanel *)malloc((size_t)(nv > 0 ? nv : 1) * sizeof(hrpb_vpanel));
-    g->meet = (hrpb_split_meet *)calloc(1, sizeof(hrpb_split_meet));
-    if (!split_panels || !split_of || !parts || !vpanels || !g->meet) {
+    g->meets = (hrpb_split_meets *)calloc(1, sizeof(hrpb_split_meets));
+    if (!split_panels || !split_of || !parts || !vpanels || !g->meets) {
         free(split_panels);
         free(split_of);
         free(parts);
@@ -1118,8 +1118,12 @@ void hrpb_gpu_free(hrpb_gpu *g)
     cudaFree(g->vpanels);
     cudaFree(g->split_panels);
     cudaFree(g->split_parts);
-    if (g->meet) cudaFree(g->meet->sums);
-    free(g->meet);
+    if (g->meets) {
+        cudaFree(g->meets->now.sums);
+        for (int i = 0; i < g->meets->num_outgrown; i++) cudaFree(g->meets->outgrown[i]);
+        free(g->meets->outgrown);
+    }
+    free(g->meets);
     cudaFree(g->size_ptr);
     cudaFree(g->active_cols);
     cudaFree(g->packed);
@@ -1179,16 +1183,15 @@ static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, co
 }
 
 /* *m: where the split parts of a product with n columns and a 16-bit C
- * meet (hrpb_split_meet): g's, made or remade larger first where n needs
- * more room than it has. That frees the old one (cudaFree waits for the
- * device) and zeroes the new one on stream, so it is refused while stream
- * is being captured. */
+ * meet (hrpb_split_meets): g's, made anew first where n needs more room
+ * than it has (at least twice the room; the old one is kept), zeroed on
+ * stream, so that is refused while stream is being captured. */
 static tcspmm_status split_meet_for(const hrpb_gpu *g, int64_t n, cudaStream_t stream,
                                     hrpb_split_meet *m)
 {
-    hrpb_split_meet *kept = g->meet;
-    const int64_t ld = (n + 7) / 8 * 8;
-    if (kept->ld < ld) {
+    hrpb_split_meets *meets = g->meets;
+    const int64_t need = (n + 7) / 8 * 8;
+    if (meets->now.ld < need) {
         cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
         TCSPMM_TRY(TCSPMM_CUDA(cudaStreamIsCapturing(stream, &capturing)));
         if (capturing != cudaStreamCaptureStatusNone)
@@ -1197,11 +1200,15 @@ static tcspmm_status split_meet_for(const hrpb_gpu *g, int64_t n, cudaStream_t s
                                "plan with split panels, sets up their float sums and cannot be "
                                "captured; make one such call outside the capture first",
                                (long long)n);
+        const int64_t ld = need > 2 * meets->now.ld ? need : 2 * meets->now.ld;
         const int64_t ld_tickets = (ld + 31) / 32; /* N tiles of 32 columns or more */
         const size_t sum_bytes = (size_t)(g->num_split_panels * g->panel_rows * ld) * 4;
         const size_t bytes = sum_bytes + (size_t)(g->num_split_panels * ld_tickets) * 4;
-        TCSPMM_TRY(TCSPMM_CUDA(cudaFree(kept->sums)));
-        *kept = (hrpb_split_meet){NULL, NULL, g->split_parts, 0, 0};
+        void **outgrown =
+            (void **)realloc(meets->outgrown, (size_t)(meets->num_outgrown + 1) * sizeof(void *));
+        if (!outgrown)
+            return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "hrpb_gpu_spmm: out of memory");
+        meets->outgrown = outgrown;
         void *mem = NULL;
         TCSPMM_TRY(TCSPMM_CUDA(cudaMalloc(&mem, bytes)));
         const tcspmm_status st = TCSPMM_CUDA(cudaMemsetAsync(mem, 0, bytes, stream));
@@ -1209,10 +1216,11 @@ static tcspmm_status split_meet_for(const hrpb_gpu *g, int64_t n, cudaStream_t s
             cudaFree(mem);
             return st;
         }
-        *kept = (hrpb_split_meet){(float *)mem, (int32_t *)((char *)mem + sum_bytes),
-                                  g->split_parts, ld, ld_tickets};
+        if (meets->now.sums) outgrown[meets->num_outgrown++] = meets->now.sums;
+        meets->now = (hrpb_split_meet){(float *)mem, (int32_t *)((char *)mem + sum_bytes),
+                                       g->split_parts, ld, ld_tickets};
     }
-    *m = *kept;
+    *m = meets->now;
     return TCSPMM_SUCCESS;
 }
 
