@@ -290,8 +290,11 @@ typedef enum tcspmm_datatype {
  * captured into a CUDA graph; the last part of each panel rounds them into
  * C); so does an auto plan on the shapes of call its measurement found
  * faster on HRPB, and on shapes it found faster on cuSPARSE it times such
- * calls both ways (HRPB, and cuSPARSE through the float copies below) as
- * they run and keeps the faster. Every other plan and shape, and
+ * calls both ways as they run (of the first four calls of a shape, two
+ * through the float copies below, on cuSPARSE, and two on HRPB, the second
+ * of each timed) and keeps the faster per column from then on;
+ * tcspmm_plan_path_for answers the float measurement's path. Every other
+ * plan and shape, and
  * every other B and C, goes through float copies: a 16-bit B is widened into
  * a packed float copy first and the product goes into a float copy of C,
  * which is then rounded into C; the copies come from a memory pool of the

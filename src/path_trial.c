@@ -178,7 +178,8 @@ tcspmm_status path_trial_typed_pick(path_trial *t, int64_t n, tcspmm_layout layo
         if (timing && !r->stop[w] && r->ms[w] < 0.0f) r->runs[w] = 1; /* time another */
     }
     if (r->ms[0] >= 0.0f && r->ms[1] >= 0.0f) {
-        *path = r->path = r->ms[1] <= r->ms[0] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
+        const int hrpb_faster = (double)r->ms[1] / r->n[1] <= (double)r->ms[0] / r->n[0];
+        *path = r->path = hrpb_faster ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE;
         return TCSPMM_SUCCESS;
     }
     *path = TCSPMM_PATH_CUSPARSE;
@@ -188,6 +189,7 @@ tcspmm_status path_trial_typed_pick(path_trial *t, int64_t n, tcspmm_layout layo
     const int w = r->runs[0] < 2 ? 0 : r->runs[1] < 2 ? 1 : 0;
     *path = ways[w];
     if (r->runs[w]++ == 1) {
+        r->n[w] = n;
         start_timing(stream, &r->start[w], &r->stop[w]);
         if (!r->stop[w]) r->runs[w] = 1; /* not timed: the next call of this way is */
         *stop = r->stop[w];

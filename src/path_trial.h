@@ -51,13 +51,17 @@ typedef struct path_trial_shape {
  * (measured faster there on floats): the copies cost passes over B and C
  * that the measurement did not see. So the plan times such calls each way
  * as they run, the second call each way (a first call may load kernels or
- * grow scratch), and keeps the faster: two calls through the copies, two
- * with the operands as they are, then the choice once both times are read
- * (not waiting for them). Per shape of call, and whether C is 16-bit. */
+ * grow scratch), and keeps the faster per column: two calls through the
+ * copies, two with the operands as they are, then the choice once both
+ * times are read (not waiting for them), kept from then on. One call each
+ * way, timed by events on the caller's stream, so the host's launches are
+ * in the times: the copies' three more launches count where the stream
+ * runs dry between them. Per shape of call, and whether C is 16-bit. */
 typedef struct path_trial_typed {
     tcspmm_path path;             /* CUSPARSE (the copies) or HRPB; AUTO until chosen */
     int runs[2];                  /* calls run each way: 0 the copies, 1 HRPB */
     float ms[2];                  /* the timed call of each way; < 0 until read */
+    int64_t n[2];                 /* its columns (the shape's range spans up to 2x) */
     cudaEvent_t start[2], stop[2]; /* around it, until read */
 } path_trial_typed;
 

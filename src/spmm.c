@@ -216,31 +216,22 @@ static tcspmm_status scratch_alloc(tcspmm_plan *plan, float **p, size_t bytes, c
     return TCSPMM_CUDA(cudaMallocFromPoolAsync((void **)p, bytes ? bytes : 4, plan->scratch, stream));
 }
 
-/* The product with B and C of their types. On an auto plan, a call that
- * path_trial_typed times (typed_trial) runs as it says: through copies
- * (on cuSPARSE) or on HRPB. Where the plan's kernels do not
- * take one as it is (reads_b_directly, writes_c_directly), such a B is
- * widened into packed float scratch (exact: every bf16 and fp16 value is a
- * TF32 value), the product goes into float scratch for such a C, and
- * C = that + beta * C is then rounded to C's type to nearest even once.
- * The scratch is freed in stream order. */
-static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
-                                   tcspmm_datatype b_type, int64_t ldb, float beta, void *dC,
-                                   tcspmm_datatype c_type, int64_t ldc, tcspmm_layout layout,
-                                   void *stream)
+/* The product with B and C of their types, on HRPB where hrpb, else on the
+ * plan's path. Where the plan's kernels do not take one as it is
+ * (reads_b_directly, writes_c_directly), such a B is widened into packed
+ * float scratch (exact: every bf16 and fp16 value is a TF32 value), the
+ * product goes into float scratch for such a C, and C = that + beta * C is
+ * then rounded to C's type to nearest even once. The scratch is freed in
+ * stream order. */
+static tcspmm_status typed_product_on(tcspmm_plan *plan, int hrpb, int64_t n, float alpha,
+                                      const void *dB, tcspmm_datatype b_type, int64_t ldb,
+                                      float beta, void *dC, tcspmm_datatype c_type, int64_t ldc,
+                                      tcspmm_layout layout, void *stream)
 {
     const int b_code = data_code(b_type), c_code = data_code(c_type);
     const int row_major = layout == TCSPMM_LAYOUT_ROW_MAJOR;
     const int64_t rows = plan->info.rows, cols = plan->info.cols;
     const int64_t ldb32 = row_major ? n : cols > 1 ? cols : 1, ldc32 = row_major ? n : rows;
-    cudaEvent_t timed = NULL; /* recorded after the whole product (path_trial_typed) */
-    int hrpb = runs_hrpb(plan, n, layout, beta);
-    if (!hrpb && typed_trial(plan, n, dB, b_type, ldb, beta, c_type, layout)) {
-        tcspmm_path way;
-        TCSPMM_TRY(path_trial_typed_pick(&plan->trial, n, layout, beta, c_type != TCSPMM_R_32F,
-                                         stream, &way, &timed));
-        hrpb = way == TCSPMM_PATH_HRPB;
-    }
     const int wide_b = !reads_b_directly(plan, hrpb, b_type, dB, ldb, layout) && cols > 0;
     const int wide_c = !writes_c_directly(plan, hrpb, wide_b ? TCSPMM_R_32F : b_type, c_type);
     /* The call's shape chooses an auto plan's path: the product's beta is 0
@@ -264,11 +255,41 @@ static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, co
     if (!st && C32)
         st = dense_add_converted(C32, SP24_DATA_FP32, ldc32, dC, c_code, ldc, rows, n, row_major,
                                  beta, s);
-    if (!st && timed && cudaEventRecord(timed, s) != cudaSuccess)
-        cudaGetLastError(); /* the product ran; a later call of its way is timed */
     const tcspmm_status freed_b = B32 ? TCSPMM_CUDA(cudaFreeAsync(B32, s)) : TCSPMM_SUCCESS;
     const tcspmm_status freed_c = C32 ? TCSPMM_CUDA(cudaFreeAsync(C32, s)) : TCSPMM_SUCCESS;
     return st ? st : freed_b ? freed_b : freed_c;
+}
+
+/* typed_product_on, on HRPB where the call's shape runs it (runs_hrpb) or
+ * where path_trial_typed says so for a call it times both ways
+ * (typed_trial). Where HRPB, so chosen, cannot take the call (no room for
+ * a 16-bit C's split sums, or making room while the stream is captured),
+ * the call goes through the copies instead, and is not timed. */
+static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
+                                   tcspmm_datatype b_type, int64_t ldb, float beta, void *dC,
+                                   tcspmm_datatype c_type, int64_t ldc, tcspmm_layout layout,
+                                   void *stream)
+{
+    cudaEvent_t timed = NULL; /* recorded after the whole product (path_trial_typed) */
+    int hrpb = runs_hrpb(plan, n, layout, beta), trial_hrpb = 0;
+    if (!hrpb && typed_trial(plan, n, dB, b_type, ldb, beta, c_type, layout)) {
+        tcspmm_path way;
+        TCSPMM_TRY(path_trial_typed_pick(&plan->trial, n, layout, beta, c_type != TCSPMM_R_32F,
+                                         stream, &way, &timed));
+        hrpb = trial_hrpb = way == TCSPMM_PATH_HRPB;
+    }
+    tcspmm_status st = typed_product_on(plan, hrpb, n, alpha, dB, b_type, ldb, beta, dC, c_type,
+                                        ldc, layout, stream);
+    if (trial_hrpb && (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY || st == TCSPMM_ERROR_UNSUPPORTED)) {
+        tcspmm_clear_error();
+        cudaGetLastError(); /* a failed allocation's */
+        timed = NULL;       /* its stop left unrecorded: that way is timed again later */
+        st = typed_product_on(plan, 0, n, alpha, dB, b_type, ldb, beta, dC, c_type, ldc, layout,
+                              stream);
+    }
+    if (!st && timed && cudaEventRecord(timed, (cudaStream_t)stream) != cudaSuccess)
+        cudaGetLastError(); /* the product ran; a later call of its way is timed */
+    return st;
 }
 
 tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,

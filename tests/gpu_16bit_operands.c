@@ -258,6 +258,14 @@ static void check_typed_trial(const tcspmm_csr *A, int64_t n, const char *name)
     const tcspmm_layout row = TCSPMM_LAYOUT_ROW_MAJOR;
     tcspmm_plan *plan = tests_plan(A, TCSPMM_PATH_AUTO, 1);
     if (!plan) return;
+    tcspmm_info info;
+    CHECK_OK(tcspmm_plan_info(plan, &info));
+    if (info.path != TCSPMM_PATH_AUTO) { /* the plan-time rule chose: nothing is timed */
+        printf("  %s, auto: n = %lld: the rule chose %s; not checked\n", name, (long long)n,
+               tcspmm_path_name(info.path));
+        tcspmm_plan_destroy(plan);
+        return;
+    }
     tcspmm_path path = TCSPMM_PATH_AUTO;
     check_types(plan, A, n, 0, row, 0.0f, TCSPMM_R_32F, TCSPMM_R_32F, name); /* measures */
     CHECK_OK(tcspmm_plan_path_for(plan, n, row, 0.0f, &path));
@@ -271,6 +279,7 @@ static void check_typed_trial(const tcspmm_csr *A, int64_t n, const char *name)
     CHECK(path != TCSPMM_PATH_AUTO);
     CHECK(r->runs[0] == 2 && r->runs[1] == 2);
     CHECK(r->ms[0] > 0.0f && r->ms[1] > 0.0f);
+    CHECK(r->n[0] == n && r->n[1] == n);
     CHECK(r->path == (r->ms[1] <= r->ms[0] ? TCSPMM_PATH_HRPB : TCSPMM_PATH_CUSPARSE));
     printf("  %s, auto: n = %lld, beta 0 measured on floats: %s%s; bf16 B and C: %s (through "
            "copies %.4f ms, as they are on HRPB %.4f ms)\n",
