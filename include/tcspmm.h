@@ -286,9 +286,10 @@ typedef enum tcspmm_datatype {
  * (fastest at a multiple of 16 bytes and ldb of 8), and with such a B also
  * writes a C of the same type as it is (the parts of split panels add into
  * float sums of their rows that the plan keeps, split panels x 16 or 32 x
- * n floats from the first call wider than any before, which cannot be
- * captured into a CUDA graph; the last part of each panel rounds them into
- * C); so does an auto plan on the shapes of call its measurement found
+ * n floats from the first call wider than any before, and the last part of
+ * each panel rounds them into C; a call that would have to make that room
+ * while its stream is captured, or finds no room, goes through the float
+ * copies below instead); so does an auto plan on the shapes of call its measurement found
  * faster on HRPB, and on shapes it found faster on cuSPARSE it times such
  * calls both ways as they run (of the first four calls of a shape, two
  * through the float copies below, on cuSPARSE, and two on HRPB, the second

@@ -262,25 +262,27 @@ static tcspmm_status typed_product_on(tcspmm_plan *plan, int hrpb, int64_t n, fl
 
 /* typed_product_on, on HRPB where the call's shape runs it (runs_hrpb) or
  * where path_trial_typed says so for a call it times both ways
- * (typed_trial). Where HRPB, so chosen, cannot take the call (no room for
- * a 16-bit C's split sums, or making room while the stream is captured),
- * the call goes through the copies instead, and is not timed. */
+ * (typed_trial). Where HRPB cannot take the 16-bit operands as they are
+ * (no room for a 16-bit C's split sums, or making room while the stream
+ * is captured), the call goes through the copies instead, and is not
+ * timed. */
 static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
                                    tcspmm_datatype b_type, int64_t ldb, float beta, void *dC,
                                    tcspmm_datatype c_type, int64_t ldc, tcspmm_layout layout,
                                    void *stream)
 {
     cudaEvent_t timed = NULL; /* recorded after the whole product (path_trial_typed) */
-    int hrpb = runs_hrpb(plan, n, layout, beta), trial_hrpb = 0;
+    int hrpb = runs_hrpb(plan, n, layout, beta);
     if (!hrpb && typed_trial(plan, n, dB, b_type, ldb, beta, c_type, layout)) {
         tcspmm_path way;
         TCSPMM_TRY(path_trial_typed_pick(&plan->trial, n, layout, beta, c_type != TCSPMM_R_32F,
                                          stream, &way, &timed));
-        hrpb = trial_hrpb = way == TCSPMM_PATH_HRPB;
+        hrpb = way == TCSPMM_PATH_HRPB;
     }
     tcspmm_status st = typed_product_on(plan, hrpb, n, alpha, dB, b_type, ldb, beta, dC, c_type,
                                         ldc, layout, stream);
-    if (trial_hrpb && (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY || st == TCSPMM_ERROR_UNSUPPORTED)) {
+    if (hrpb && c_type != TCSPMM_R_32F &&
+        (st == TCSPMM_ERROR_DEVICE_OUT_OF_MEMORY || st == TCSPMM_ERROR_UNSUPPORTED)) {
         tcspmm_clear_error();
         cudaGetLastError(); /* a failed allocation's */
         timed = NULL;       /* its stop left unrecorded: that way is timed again later */
