@@ -151,6 +151,14 @@ static tcspmm_status upload_b(const float *B, int64_t nb, int b_type, void *dB)
     return st;
 }
 
+/* B[0 .. nb) random, as elements of b_type hold it (SP24_DATA_FP32: as drawn). */
+static void random_b(float *B, int64_t nb, int b_type, uint64_t seed)
+{
+    rng_fill(B, (size_t)nb, seed);
+    if (b_type != SP24_DATA_FP32)
+        for (int64_t e = 0; e < nb; e++) B[e] = sp24_round(B[e], half_precision(b_type));
+}
+
 /* FP32 mode against the exact product: it lands near 2e-7, TF32 near 3e-4. */
 #define FP32_TOL 1e-5
 
@@ -175,9 +183,7 @@ static int run_and_compare(const tcspmm_csr *A, const hrpb_gpu *g, const run_des
     float *dB = NULL, *dC = NULL;
     int ok = B && C && ref && (ref_rounded || !tf32);
     if (ok) {
-        rng_fill(B, (size_t)nb, seed);
-        if (d->b_type != SP24_DATA_FP32)
-            for (int64_t e = 0; e < nb; e++) B[e] = sp24_round(B[e], half_precision(d->b_type));
+        random_b(B, nb, d->b_type, seed);
         for (int64_t e = 0; e < nc; e++) C[e] = e % ldc < inner ? NAN : TESTS_GAP_VALUE;
         if (d->beta != 0.0f) {
             uint64_t s = seed ^ 0x5eedc0ffeeull;
@@ -476,9 +482,8 @@ static void check_16bit_c(const tcspmm_csr *A, const hrpb_gpu *g, int64_t n, int
     float *C = malloc((size_t)(nc + 1) * 4), *C32 = malloc((size_t)(nc + 1) * 4);
     uint16_t *h = malloc((size_t)(nc + 1) * 2);
     double *ref = malloc((size_t)(M * n + 1) * sizeof(double));
-    rng_fill(B, (size_t)nb, seed);
+    random_b(B, nb, t, seed);
     rng_fill(C0, (size_t)nc, seed + 1);
-    for (int64_t e = 0; e < nb; e++) B[e] = sp24_round(B[e], prec);
     for (int64_t e = 0; e < nc; e++) {
         const int inside = e % ldc < n;
         C0[e] = sp24_round(C0[e], prec);
@@ -624,8 +629,7 @@ static void test_16bit_c_capture(void)
     cudaStream_t stream = NULL;
     cudaGraph_t graph = NULL;
     cudaGraphExec_t exec = NULL;
-    rng_fill(B, (size_t)nb, 12345);
-    for (int64_t e = 0; e < nb; e++) B[e] = sp24_round(B[e], half_precision(t));
+    random_b(B, nb, t, 12345);
     CUDA_OK(cudaMalloc(&dB, (size_t)nb * 2));
     CUDA_OK(cudaMalloc(&dC, (size_t)nc * 2));
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
