@@ -69,8 +69,9 @@
  * value is a TF32 value, so the MMAs see what a float copy of B would give
  * them. A copy chunk is eight elements (16 bytes; each thread copies two
  * rows of one) where B is 16-byte aligned with ldb a multiple of 8, else four
- * (8 bytes, four rows as for floats), one cp.async per row that zero-fills
- * past n (and for padding columns); rows are padded by 16 elements (again 32
+ * (8 bytes, four rows as for floats), one cp.async per row (zeros for
+ * padding columns); the chunk that n cuts goes in pieces that read only
+ * B's elements, zeros after them. Rows are padded by 16 elements (again 32
  * bytes). With such a B the kernel can also write C in B's type (CK): each
  * lane's eight columns of a row, alpha * sum + beta * C in float, rounded
  * to nearest even once, as one 16-byte store where C allows, else element
@@ -216,6 +217,29 @@ __device__ __forceinline__ void cp_async4(unsigned smem, const void *gmem, int s
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem), "l"(gmem),
                  "r"(src_bytes)
                  : "memory");
+}
+
+/* A 16-bit B chunk of BYTES (8 or 16) that n cuts, its first `elements`
+ * (< BYTES / 2) elements at gmem (row: false: a padding column, gmem not
+ * read), zeros after them: pairs of elements by 4-byte cp.async, an odd
+ * last element by a plain load. One cp.async of BYTES with a smaller source
+ * size would read only those elements (PTX ISA), but compute-sanitizer's
+ * memcheck counts all BYTES and reports a read past B's end where the chunk
+ * ends B. */
+template <int BYTES>
+__device__ __forceinline__ void copy_cut_chunk16(unsigned smem, const uint8_t *gmem,
+                                                 int elements, bool row)
+{
+#pragma unroll
+    for (int e = 0; e < BYTES / 2; e += 2) {
+        if (e + 1 < elements) {
+            cp_async4(smem + 2 * e, gmem + 2 * e, row ? 4 : 0);
+        } else {
+            const unsigned last =
+                e < elements && row ? *reinterpret_cast<const unsigned short *>(gmem + 2 * e) : 0u;
+            asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(smem + 2 * e), "r"(last) : "memory");
+        }
+    }
 }
 
 __device__ __forceinline__ void cp_async_commit(void)
@@ -449,11 +473,6 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
      * brick row; -1 past the last row) and whether the panel is split, read
      * now so that the epilogue does not wait for them. */
     const bool split = vp.split != 0;
-    /* The row of a 16-bit C's sums (hrpb_split_meet) of this lane's rows
-     * g + 8h of brick row r of split panel split (1 + its index). */
-    auto split_row = [&](int split, int r, int h) -> int64_t {
-        return (int64_t)(split - 1) * TM + 16 * r + g + 8 * h;
-    };
     int64_t c_row[BR][2];
     {
         const int64_t row0 = vp.panel * TM;
@@ -473,6 +492,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         const int64_t sj = VEC || EB == 2 ? 1 : b_sj; /* the host passes b_sj == 1 */
         const uint8_t *Bj = static_cast<const uint8_t *>(B) + j * sj * EB;
         const bool chunk_in = j < n, chunk_whole = j + CHUNK <= n;
+        const int cut_elements = chunk_whole ? CHUNK : (int)(n - j); /* where chunk_in */
 
         /* Shared addresses: stage 0 of this thread's A chunk and B chunk. */
         const unsigned a_smem = (unsigned)__cvta_generic_to_shared(&sm.a[0][0]) + 16 * tid;
@@ -496,13 +516,19 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
             const int *cs = reinterpret_cast<const int *>(&col);
             const unsigned dst = b_smem + s * smem_t::B_STAGE_BYTES;
             if constexpr (EB == 2) {
-                const int bytes = chunk_whole ? CHUNK * 2 : 2 * (int)(n - j);
-                if (chunk_in)
+                if (chunk_whole) {
 #pragma unroll
                     for (int i = 0; i < ROWS; i++)
                         cp_async_part<CHUNK * 2>(dst + i * LDB * EB,
                                                  Bj + (unsigned)max(cs[i], 0) * row_bytes,
-                                                 cs[i] < 0 ? 0 : bytes);
+                                                 cs[i] < 0 ? 0 : CHUNK * 2);
+                } else if (chunk_in) { /* the chunk that n cuts */
+#pragma unroll
+                    for (int i = 0; i < ROWS; i++)
+                        copy_cut_chunk16<CHUNK * 2>(dst + i * LDB * EB,
+                                                    Bj + (unsigned)max(cs[i], 0) * row_bytes,
+                                                    cut_elements, cs[i] >= 0);
+                }
             } else if (VEC && chunk_whole) {
 #pragma unroll
                 for (int i = 0; i < 4; i++)
@@ -770,6 +796,11 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         } else if constexpr (CK != SP24_DATA_FP32) {
             typedef typename c_element<CK>::type ct;
             const int64_t jc = n0 + 32 * warp + 8 * t;
+            /* The row of the sums (hrpb_split_meet) of this lane's rows
+             * g + 8h of brick row r of split panel split (1 + its index). */
+            auto split_row = [&](int split, int r, int h) -> int64_t {
+                return (int64_t)(split - 1) * TM + 16 * r + g + 8 * h;
+            };
             /* f(r, h, i) for each row i of C this lane holds columns jc.. of */
             auto each_row = [&](auto f) {
 #pragma unroll
