@@ -170,13 +170,16 @@ __device__ __forceinline__ void store_row8(CT *c, int64_t c_sj, const float (&x)
 __device__ __forceinline__ bool last_part(const hrpb_split_meet &m, int split, int64_t tile,
                                           int *flag)
 {
-    __threadfence(); /* this thread's adds land before its block's ticket */
-    __syncthreads();
+    __syncthreads(); /* the block's adds, before thread 0's ticket */
     if (threadIdx.x == 0) {
         int32_t *ticket = m.tickets + (int64_t)(split - 1) * m.ld_tickets + tile;
-        const bool last = atomicAdd(ticket, 1) == m.parts[split - 1] - 1;
+        int taken;
+        asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], 1;\n"
+                     : "=r"(taken)
+                     : "l"(ticket)
+                     : "memory");
+        const bool last = taken == m.parts[split - 1] - 1;
         if (last) *ticket = 0;
-        __threadfence(); /* the other parts' adds, before this block reads the sums */
         *flag = last;
     }
     __syncthreads();
