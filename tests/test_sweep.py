@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test_sweep.py: tools/sweep.py on the CPU. `run` against a fake spmm_run
 (a script printing --json lines, failing for one input, failing its check for
-another), then `report` on a synthetic CSV with known speedups and missing
+another, and the check of its 16-bit call for a third), then `report` on a synthetic CSV with known speedups and missing
 keys. Usage: test_sweep.py PATH/TO/sweep.py"""
 import csv
 import math
@@ -36,9 +36,11 @@ if "broken" in matrix:
 obj = {"file": matrix, "rows": 10, "cols": 10, "nnz": 30, "n": n, "synergy": "high",
        "alpha": 0.5, "speedup": 1.0 + n / 100.0, "path": "hrpb", "check_pass": "wrong" not in matrix,
        "device": "FakeGPU", "commit": "abc123", "date": "2025-01-01", "extra_arg": args[-1]}
+if "typed" in matrix:  # the float call passes, the call of 16-bit types fails
+    obj.update(typed_check_pass=0, typed_check_rel_err=0.5)
 print("some human line")
 print(json.dumps(obj))
-sys.exit(0 if obj["check_pass"] else 1)  # as spmm_run exits on a failed check
+sys.exit(0 if obj["check_pass"] and obj.get("typed_check_pass", 1) else 1)  # as spmm_run
 '''
 
 
@@ -53,7 +55,7 @@ def test_run(sweep, tmp):
     os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
     mats = os.path.join(tmp, "mats", "sub")
     os.makedirs(mats)
-    for name in ("a.mtx", "broken.mtx", "wrong.mtx.gz", "notes.txt"):
+    for name in ("a.mtx", "broken.mtx", "wrong.mtx.gz", "typed.mtx", "notes.txt"):
         open(os.path.join(mats, name), "w").close()
     out = os.path.join(tmp, "run_out")
     p = run([sys.executable, sweep, "run", "--spmm-run", fake, "--out", out, "--n", "32,128",
@@ -62,7 +64,7 @@ def test_run(sweep, tmp):
     check(p.returncode == 0, f"run exits 0 (got {p.returncode}: {p.stderr})")
     with open(os.path.join(out, "sweep.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
-    check(len(rows) == 8, f"4 inputs x 2 N give 8 rows (got {len(rows)})")
+    check(len(rows) == 10, f"5 inputs x 2 N give 10 rows (got {len(rows)})")
     inputs = sorted({r["input"] for r in rows})
     check(not any(i.endswith("notes.txt") for i in inputs), "directories give only .mtx[.gz]")
     check("gen:stencil2d:4:4:5" in inputs, "gen: specs are passed through")
@@ -70,13 +72,16 @@ def test_run(sweep, tmp):
     check(status[("broken.mtx", "32")]["status"] == "error", "a failing matrix is recorded")
     check("bad header" in status[("broken.mtx", "128")]["error"], "its stderr is the error")
     check(status[("wrong.mtx.gz", "32")]["status"] == "check_failed", "failed check recorded")
+    check(status[("typed.mtx", "128")]["status"] == "check_failed",
+          "a failed check of the 16-bit call is recorded")
+    check(status[("typed.mtx", "128")]["typed_check_rel_err"] == "0.5", "with its error")
     check(status[("a.mtx", "128")]["status"] == "ok", "a good run is ok")
     check(float(status[("a.mtx", "128")]["speedup"]) == 1 + 128 / 100.0,
           "JSON values reach the CSV")
     check(status[("a.mtx", "32")]["extra_arg"] == "hrpb", "--extra arguments are passed")
     check(status[("a.mtx", "32")]["check_pass"] == "true", "booleans written as true/false")
     with open(os.path.join(out, "sweep.jsonl")) as f:
-        check(len(f.read().splitlines()) == 8, "sweep.jsonl has every row")
+        check(len(f.read().splitlines()) == 10, "sweep.jsonl has every row")
 
 
 SYNTHETIC = [

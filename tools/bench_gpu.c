@@ -5,6 +5,7 @@
 #include "error.h"
 #include "format/sparse24.h"
 #include "gpu_timer.h"
+#include "reference.h"
 #include "rng.h"
 
 #include <cuda_runtime.h>
@@ -95,6 +96,53 @@ tcspmm_status bench_upload_random_typed(void **d, size_t count, tcspmm_datatype 
     return st;
 }
 
+/* h = the count elements of type t at d, as floats (16-bit ones widened). */
+static tcspmm_status download_floats(const void *d, size_t count, tcspmm_datatype t, float *h)
+{
+    if (t == TCSPMM_R_32F) return TCSPMM_CUDA(cudaMemcpy(h, d, count * 4, cudaMemcpyDeviceToHost));
+    uint16_t *bits = malloc((count ? count : 1) * 2);
+    if (!bits) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
+    tcspmm_status st = TCSPMM_CUDA(cudaMemcpy(bits, d, count * 2, cudaMemcpyDeviceToHost));
+    const tcspmm_precision p = t == TCSPMM_R_16BF ? TCSPMM_PRECISION_BF16 : TCSPMM_PRECISION_FP16;
+    for (size_t i = 0; !st && i < count; i++) h[i] = sp24_half_value(bits[i], p);
+    free(bits);
+    return st;
+}
+
+/* One call c on A, checked within tol against the float64 product of the B
+ * and C it is given as their types hold them; C poisoned (NaN in every
+ * type) first where beta is 0, so that an element not written fails. */
+static tcspmm_status check_call(const tcspmm_csr *A, const call *c, double tol, bench_result *out)
+{
+    const size_t nb = (size_t)A->cols * c->n, nc = (size_t)A->rows * c->n;
+    float *B = malloc((nb ? nb : 1) * sizeof(float));
+    float *C0 = malloc((nc ? nc : 1) * sizeof(float));
+    float *C = malloc((nc ? nc : 1) * sizeof(float));
+    double *ref = malloc((nc ? nc : 1) * sizeof(double));
+    tcspmm_status st = B && C0 && C && ref ? TCSPMM_SUCCESS
+                       : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "bench: out of host memory");
+    if (!st) st = download_floats(c->B, nb, c->b_type, B);
+    if (!st)
+        st = c->beta != 0.0f ? download_floats(c->C, nc, c->c_type, C0)
+                             : TCSPMM_CUDA(cudaMemset(c->C, 0xff, nc * type_bytes(c->c_type)));
+    if (!st) st = run_call((void *)c);
+    if (!st) st = download_floats(c->C, nc, c->c_type, C);
+    if (!st)
+        st = reference_spmm(A, c->n, c->alpha, B, c->ldb, c->beta, C0, c->ldc, c->layout, ref);
+    if (!st) {
+        const compare_result cmp =
+            compare_to_reference(C, c->ldc, c->layout, ref, A->rows, c->n, tol);
+        out->typed_checked = 1;
+        out->typed_rel_err = cmp.rel_err;
+        out->typed_pass = cmp.pass;
+    }
+    free(B);
+    free(C0);
+    free(C);
+    free(ref);
+    return st;
+}
+
 /* Ours (typed: B and C of c's types; and with floats, float_c, where those
  * are 16-bit) and every cuSPARSE algorithm timed in turns (gpu_timer_turns:
  * 3 warm-up rounds, then reps rounds in a random order each). */
@@ -163,7 +211,7 @@ static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A,
 
 tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         float alpha, float beta, tcspmm_datatype b_type, tcspmm_datatype c_type,
-                        int reps, uint64_t seed, bench_result *out)
+                        int reps, uint64_t seed, double typed_tol, bench_result *out)
 {
     memset(out, 0, sizeof *out);
     if (reps < 3) reps = 3;
@@ -184,6 +232,8 @@ tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     else if (!st) st = bench_upload_random_typed((void **)&c.B, (size_t)A->cols * n, b_type, seed);
     if (c_type == TCSPMM_R_32F) c.C = f.C;
     else if (!st) st = bench_upload_random_typed(&c.C, (size_t)A->rows * n, c_type, seed + 1);
+    const int typed = b_type != TCSPMM_R_32F || c_type != TCSPMM_R_32F;
+    if (!st && typed && typed_tol > 0) st = check_call(A, &c, typed_tol, out);
     if (!st) st = bench_all(&t, plan, A, &c, &f, reps, out);
     if (c.B != f.B) cudaFree((void *)c.B);
     if (c.C != f.C) cudaFree(c.C);

@@ -19,15 +19,21 @@ typedef struct bench_result {
     int64_t min_bytes;      /* compulsory traffic of our path */
     double roofline_frac;   /* (min_bytes / time) / copy bandwidth */
     int reps;
+    int typed_checked;      /* the call of B's and C's types was checked (typed_tol > 0) */
+    double typed_rel_err;   /* and its relative error against float64 (compare_to_reference) */
+    int typed_pass;
 } bench_result;
 
 /* Times plan (any GPU path) and cuSPARSE on A for B (cols x n) and C
  * (rows x n) in the given layout, with random B and C from seed: ours with
  * elements of b_type and c_type (and, where one is 16-bit, also with floats),
- * cuSPARSE with floats. The roofline counts B and C in their types. */
+ * cuSPARSE with floats. The roofline counts B and C in their types. Where B
+ * or C is 16-bit and typed_tol > 0, the first call of those types is checked
+ * against the float64 product of the values as stored, C poisoned first
+ * where beta is 0 (the float call is the caller's to check). */
 tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         float alpha, float beta, tcspmm_datatype b_type, tcspmm_datatype c_type,
-                        int reps, uint64_t seed, bench_result *out);
+                        int reps, uint64_t seed, double typed_tol, bench_result *out);
 
 /* *d = a new device array (cudaFree it) of count random floats from seed. */
 tcspmm_status bench_upload_random(float **d, size_t count, uint64_t seed);

@@ -116,7 +116,7 @@ static int profile(const char *input, int reps)
     bench_result b;
     if (!st) st = tcspmm_plan_create(&A, &opt, &plan);
     if (!st) st = bench_gpu(plan, &A, 128, TCSPMM_LAYOUT_ROW_MAJOR, 1.0f, 0.0f, TCSPMM_R_32F, TCSPMM_R_32F,
-                            20, 1, &b);
+                            20, 1, 0.0, &b);
     tcspmm_plan_destroy(plan);
     if (st) {
         tcspmm_csr_free(&A);

@@ -35,7 +35,8 @@ static const char *usage =
     "  --b-type T, --c-type T\n"
     "                    f32 (default), bf16 or fp16: element types of B and C in\n"
     "                    --bench's timed calls (tcspmm_spmm_ex; cuSPARSE is timed\n"
-    "                    on float B and C, and so is ours once more: float_ms)\n"
+    "                    on float B and C, and so is ours once more: float_ms);\n"
+    "                    with --check, one such call is checked too (typed_check_*)\n"
     "  --alpha A         default 1\n"
     "  --beta B          default 0 (C starts random when beta != 0)\n"
     "  --tm T            HRPB panel rows, 16 (default) or 32\n"
@@ -52,7 +53,9 @@ static const char *usage =
     "                    against cuSPARSE\n"
     "  --threads T       host threads (default: all)\n"
     "  --check           compare with the float64 CPU reference; prints\n"
-    "                    'check: rel_err=X max_abs_err=Y PASS|FAIL' (exit 1 on FAIL)\n"
+    "                    'check: rel_err=X max_abs_err=Y PASS|FAIL' (exit 1 on FAIL);\n"
+    "                    with --bench and --b-type or --c-type, also a call of\n"
+    "                    those types (exit 1 on FAIL)\n"
     "  --bench           time the product (median of R runs after warm-up); on a GPU\n"
     "                    also the best cuSPARSE algorithm in the same run; and the\n"
     "                    median of 5 more plan creations (plan_ms_warm). A measured\n"
@@ -504,10 +507,23 @@ static int run(const args *a, const tcspmm_csr *A, const tcspmm_csr *source, tcs
             }
         } else {
             bench_result b;
+            /* --check also checks the timed call where its B or C is 16-bit: a
+             * 16-bit C's own rounding allows 1e-2 */
+            const double typed_tol =
+                !a->check ? 0.0 : a->c_type != TCSPMM_R_32F ? 1e-2 : check_tolerance(&info);
             st = bench_gpu(plan, A, a->n, a->layout, a->alpha, a->beta, a->b_type, a->c_type,
-                           a->reps, a->seed, &b);
+                           a->reps, a->seed, typed_tol, &b);
             if (st) status = lib_error("benchmark", st);
             else {
+                if (b.typed_checked) {
+                    record_num(r, "typed_check_rel_err", b.typed_rel_err);
+                    record_int(r, "typed_check_pass", b.typed_pass);
+                    if (!a->json)
+                        printf("check of the B %s, C %s call: rel_err=%.3e %s\n",
+                               types_name(a->b_type), types_name(a->c_type), b.typed_rel_err,
+                               b.typed_pass ? "PASS" : "FAIL");
+                    if (!b.typed_pass) status = 1;
+                }
                 record_num(r, "time_ms", b.time_ms);
                 record_num(r, "time_spread", b.time_spread);
                 record_str(r, "b_type", types_name(a->b_type));

@@ -38,7 +38,7 @@ KNOWN_KEYS = [
     "structure", "synergy", "alpha", "beta", "brick_density", "oi_shared",
     "time_ms", "gflops", "cusparse_ms", "cusparse_alg", "cusparse_gflops", "speedup",
     "roofline_frac", "min_bytes", "copy_gbs", "reps",
-    "check_pass", "check_rel_err", "check_max_abs_err",
+    "check_pass", "check_rel_err", "check_max_abs_err", "typed_check_pass", "typed_check_rel_err",
     "read_ms", "plan_ms", "plan_ms_warm", "preprocess_ms", "upload_ms", "first_call_ms",
     "panels", "blocks", "bricks", "hrpb_bytes", "csr_bytes",
     "blocks_per_panel_min", "blocks_per_panel_median", "blocks_per_panel_max",
@@ -93,8 +93,10 @@ def last_lines(text, count=3):
 
 
 def failed_check(obj):
-    """Whether an spmm_run --json object reports a failed check against float64."""
-    return str(obj.get("check_pass", "")).lower() in ("false", "0")
+    """Whether an spmm_run --json object reports a failed check against float64,
+    of the float call or of the timed call of 16-bit types."""
+    return any(str(obj.get(key, "")).lower() in ("false", "0")
+               for key in ("check_pass", "typed_check_pass"))
 
 
 def run_one(spmm_run, matrix, n, reps, extra, timeout):
