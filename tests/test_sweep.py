@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """test_sweep.py: tools/sweep.py on the CPU. `run` against a fake spmm_run
 (a script printing --json lines, failing for one input, failing its check for
-another, and the check of its 16-bit call for a third), then `report` on a synthetic CSV with known speedups and missing
-keys. Usage: test_sweep.py PATH/TO/sweep.py"""
+another, the check of its 16-bit call for a third), then `report` on a
+synthetic CSV with known speedups and missing keys. Usage: test_sweep.py PATH/TO/sweep.py"""
 import csv
 import math
 import os

@@ -45,6 +45,9 @@ static tcspmm_status run_call(void *arg)
 
 static size_t type_bytes(tcspmm_datatype t) { return t == TCSPMM_R_32F ? 4 : 2; }
 
+/* Whether c's B or C is 16-bit. */
+static int typed(const call *c) { return c->b_type != TCSPMM_R_32F || c->c_type != TCSPMM_R_32F; }
+
 /* Device-to-device copy bandwidth (bytes read + written per second). */
 static tcspmm_status copy_bandwidth(timer *t, double *gbs)
 {
@@ -134,6 +137,7 @@ static tcspmm_status check_call(const tcspmm_csr *A, const call *c, double tol, 
             compare_to_reference(C, c->ldc, c->layout, ref, A->rows, c->n, tol);
         out->typed_checked = 1;
         out->typed_rel_err = cmp.rel_err;
+        out->typed_nonfinite = cmp.nonfinite;
         out->typed_pass = cmp.pass;
     }
     free(B);
@@ -150,8 +154,7 @@ static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A,
                                const call *float_c, int reps, bench_result *out)
 {
     enum { MOST = 2 + CUSPARSE_PATH_NUM_ALGS };
-    const int typed = c->b_type != TCSPMM_R_32F || c->c_type != TCSPMM_R_32F;
-    const int contenders = 1 + CUSPARSE_PATH_NUM_ALGS + typed;
+    const int contenders = 1 + CUSPARSE_PATH_NUM_ALGS + typed(c);
     cusparse_path *sp = NULL;
     TCSPMM_TRY(cusparse_path_create(A, NULL, &sp));
     call calls[MOST];
@@ -174,7 +177,7 @@ static tcspmm_status bench_all(timer *t, tcspmm_plan *plan, const tcspmm_csr *A,
     const float *ours = t->times;
     out->time_ms = ours[reps / 2];
     out->time_spread = (ours[reps * 9 / 10] - ours[reps / 10]) / out->time_ms;
-    out->float_ms = typed ? t->times[(contenders - 1) * reps + reps / 2] : -1.0;
+    out->float_ms = typed(c) ? t->times[(contenders - 1) * reps + reps / 2] : -1.0;
     out->cusparse_ms = 1e30;
     for (int i = 0; i < CUSPARSE_PATH_NUM_ALGS; i++) {
         const double ms = t->times[(i + 1) * reps + reps / 2]; /* -1: not offered for this layout */
@@ -232,8 +235,7 @@ tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspm
     else if (!st) st = bench_upload_random_typed((void **)&c.B, (size_t)A->cols * n, b_type, seed);
     if (c_type == TCSPMM_R_32F) c.C = f.C;
     else if (!st) st = bench_upload_random_typed(&c.C, (size_t)A->rows * n, c_type, seed + 1);
-    const int typed = b_type != TCSPMM_R_32F || c_type != TCSPMM_R_32F;
-    if (!st && typed && typed_tol > 0) st = check_call(A, &c, typed_tol, out);
+    if (!st && typed(&c) && typed_tol > 0) st = check_call(A, &c, typed_tol, out);
     if (!st) st = bench_all(&t, plan, A, &c, &f, reps, out);
     if (c.B != f.B) cudaFree((void *)c.B);
     if (c.C != f.C) cudaFree(c.C);

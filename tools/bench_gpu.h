@@ -21,6 +21,7 @@ typedef struct bench_result {
     int reps;
     int typed_checked;      /* the call of B's and C's types was checked (typed_tol > 0) */
     double typed_rel_err;   /* and its relative error against float64 (compare_to_reference) */
+    int64_t typed_nonfinite;
     int typed_pass;
 } bench_result;
 

@@ -69,7 +69,8 @@ for n in ns:
     logs = {s: [] for s in names[1:]}
     for m, d in rows.items():
         cells, ratios = [], []
-        ok = {s: bool(d.get(s) and d[s]['time_ms'] and (d[s].get('status') or 'ok') == 'ok') for s in names}
+        ok = {s: bool(d.get(s) and d[s]['time_ms'] and d[s].get('status') == 'ok')
+              for s in names}
         for s in names:
             r = d.get(s)
             cells.append(f"{float(r['time_ms']):.4f} ({float(r['roofline_frac']):.2f})" if ok[s] else "FAIL/-")

@@ -170,7 +170,12 @@ __device__ __forceinline__ void store_row8(CT *c, int64_t c_sj, const float (&x)
 __device__ __forceinline__ bool last_part(const hrpb_split_meet &m, int split, int64_t tile,
                                           int *flag)
 {
-    __syncthreads(); /* the block's adds, before thread 0's ticket */
+    /* The barrier puts every thread's adds before thread 0's atomic, whose
+     * release (cumulative, through the barrier) publishes them with the
+     * ticket; its acquire, before the second barrier, lets the last part's
+     * threads read every part's adds (cooperative groups' grid sync orders
+     * a block's writes the same way). */
+    __syncthreads();
     if (threadIdx.x == 0) {
         int32_t *ticket = m.tickets + (int64_t)(split - 1) * m.ld_tickets + tile;
         int taken;
@@ -222,9 +227,9 @@ __device__ __forceinline__ void cp_async4(unsigned smem, const void *gmem, int s
                  : "memory");
 }
 
-/* A 16-bit B chunk of BYTES (8 or 16) that n cuts, its first `elements`
- * (< BYTES / 2) elements at gmem (row: false: a padding column, gmem not
- * read), zeros after them: pairs of elements by 4-byte cp.async, an odd
+/* A 16-bit B chunk of BYTES (8 or 16) that n cuts: its first `elements`
+ * (< BYTES / 2) elements at gmem, zeros after them (all zeros and gmem not
+ * read where row is false: a padding column); pairs of elements by 4-byte cp.async, an odd
  * last element by a plain load. One cp.async of BYTES with a smaller source
  * size would read only those elements (PTX ISA), but compute-sanitizer's
  * memcheck counts all BYTES and reports a read past B's end where the chunk
