@@ -229,8 +229,8 @@ __device__ __forceinline__ void cp_async4(unsigned smem, const void *gmem, int s
 
 /* A 16-bit B chunk of BYTES (8 or 16) that n cuts: its first `elements`
  * (< BYTES / 2) elements at gmem, zeros after them (all zeros and gmem not
- * read where row is false: a padding column); pairs of elements by 4-byte cp.async, an odd
- * last element by a plain load. One cp.async of BYTES with a smaller source
+ * read where row is false: a padding column); pairs of elements by 4-byte
+ * cp.async, an odd last element by a plain load. One cp.async of BYTES with a smaller source
  * size would read only those elements (PTX ISA), but compute-sanitizer's
  * memcheck counts all BYTES and reports a read past B's end where the chunk
  * ends B. */
@@ -804,10 +804,11 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         } else if constexpr (CK != SP24_DATA_FP32) {
             typedef typename c_element<CK>::type ct;
             const int64_t jc = n0 + 32 * warp + 8 * t;
-            /* The row of the sums (hrpb_split_meet) of this lane's rows
-             * g + 8h of brick row r of split panel split (1 + its index). */
-            auto split_row = [&](int split, int r, int h) -> int64_t {
-                return (int64_t)(split - 1) * TM + 16 * r + g + 8 * h;
+            /* This lane's columns jc.. of the sums (hrpb_split_meet) of its
+             * rows g + 8h of brick row r of split panel vp.split (1 + its index). */
+            auto sums_at = [&](int r, int h) -> float * {
+                const int64_t row = (int64_t)(vp.split - 1) * TM + 16 * r + g + 8 * h;
+                return meet.sums + row * meet.ld + jc;
             };
             /* f(r, h, i) for each row i of C this lane holds columns jc.. of */
             auto each_row = [&](auto f) {
@@ -828,14 +829,13 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                     store_row8<ct>(static_cast<ct *>(C) + i * c_si + jc * c_sj, c_sj, x, beta,
                                    c_vec, n - jc);
                 else /* jc + 8 <= meet.ld: the rows of sums are padded */
-                    add_to_sums(meet.sums + split_row(vp.split, r, h) * meet.ld + jc, x);
+                    add_to_sums(sums_at(r, h), x);
             });
             /* The last part to finish the tile rounds its rows' sums into C
              * with beta and puts them back to zero. */
             if (split && last_part(meet, vp.split, tile, reinterpret_cast<int *>(sm.b)))
                 each_row([&](int r, int h, int64_t i) {
-                    float4 *s = reinterpret_cast<float4 *>(
-                        meet.sums + split_row(vp.split, r, h) * meet.ld + jc);
+                    float4 *s = reinterpret_cast<float4 *>(sums_at(r, h));
                     const float4 lo = __ldcg(s), hi = __ldcg(s + 1);
                     s[0] = s[1] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
                     const float x[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
