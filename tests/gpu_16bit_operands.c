@@ -23,8 +23,8 @@
 
 #include "format/sparse24.h"
 #include "harness.h"
-#include "plan.h"
 #include "matgen.h"
+#include "plan.h"
 #include "reference.h"
 #include "sparse24_gen.h"
 

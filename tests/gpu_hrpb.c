@@ -9,8 +9,8 @@
  * orders); the FP32 (3xTF32) kernels with two and three copy stages forced,
  * within 1e-5; a bf16 and fp16 B read as it is, a C of its type written as
  * it is (on split panels too, their sums reused by later products and
- * captured into a CUDA graph), and the B and C it refuses. C is poisoned with NaN before every run
- * (its padding too, which must stay untouched).
+ * captured into a CUDA graph), and the B and C it refuses. C is poisoned
+ * with NaN before every run (its padding too, which must stay untouched).
  *
  * `gpu_hrpb --quick` runs a quarter of the N list (for compute-sanitizer);
  * `gpu_hrpb --time [--n N1,N2,...] [file.mtx ...]` instead times the kernel
