@@ -4,7 +4,15 @@
  * a pattern, the download gives back every byte of row_ptr, col_idx and
  * values; and plans from the large CSR on the HRPB and cuSPARSE paths (which
  * upload it) multiply within 1e-3 of float64. The large arrays' lengths are
- * not multiples of the staging pieces. */
+ * not multiples of the staging pieces.
+ *
+ * A staged upload's values travel while a plan builds HRPB from the pattern
+ * (plan.c's build_early): plans of the large CSR on the auto path too; the
+ * large CSR with a NaN, a bad column or both refused at the first bad row,
+ * as on the host; and a large matrix whose pattern is dense but whose
+ * values are 1:2 (explicit zeros) goes to the sparse tensor cores on auto,
+ * after the early build, and multiplies right there and forced on HRPB. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +20,7 @@
 #include "format/csr.h"
 #include "harness.h"
 #include "matgen.h"
+#include "rng.h"
 
 /* A up and back down: the same arrays; values too unless pattern. */
 static void check_round_trip(const tcspmm_csr *A, int pattern, const char *what)
@@ -37,12 +46,48 @@ static void check_round_trip(const tcspmm_csr *A, int pattern, const char *what)
 
 static void check_plans(const tcspmm_csr *A, const char *what)
 {
-    const tcspmm_path paths[] = {TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE};
-    for (int p = 0; p < 2; p++) {
+    const tcspmm_path paths[] = {TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE, TCSPMM_PATH_AUTO};
+    for (int p = 0; p < 3; p++) {
         tcspmm_plan *plan = tests_plan(A, paths[p], 0);
         if (!plan) continue;
         tests_check_spmm(plan, A, 7, 3, 0, 1e-3, 4100 + (uint64_t)p, NULL, what);
         CHECK_OK(tcspmm_plan_destroy(plan));
+    }
+}
+
+/* A copy of A with a NaN in row nan_row and a column out of order in row
+ * col_row (-1: none): refused at the first of them, as on the host. */
+static void check_refused(const tcspmm_csr *A, int64_t nan_row, int64_t col_row)
+{
+    tcspmm_csr B;
+    CHECK_OK(csr_copy(A, &B));
+    if (nan_row >= 0) B.values[B.row_ptr[nan_row]] = NAN;
+    if (col_row >= 0) B.col_idx[B.row_ptr[col_row] + 1] = B.col_idx[B.row_ptr[col_row]];
+    const int64_t first = nan_row < 0 ? col_row : col_row < 0 || nan_row < col_row ? nan_row : col_row;
+    char expect[32];
+    snprintf(expect, sizeof expect, "row %lld ", (long long)first);
+    tcspmm_plan *plan = NULL;
+    CHECK(tcspmm_plan_create(&B, NULL, &plan) == TCSPMM_ERROR_INVALID_MATRIX);
+    CHECK(plan == NULL && strstr(tcspmm_last_error(), expect) != NULL);
+    if (plan || !strstr(tcspmm_last_error(), expect))
+        fprintf(stderr, "  NaN in row %lld, bad column in row %lld: '%s'\n", (long long)nan_row,
+                (long long)col_row, tcspmm_last_error());
+    tcspmm_csr_free(&B);
+}
+
+/* rows x cols (cols even), every entry present, one of each aligned pair
+ * of columns zero, the other in [0.5, 1.5) or its negative: a dense
+ * pattern with 1:2 values. */
+static void dense_pattern_1to2(int64_t rows, int64_t cols, uint64_t seed, tcspmm_csr *out)
+{
+    CHECK_OK(csr_alloc(rows, cols, rows * cols, out));
+    for (int64_t i = 0; i <= rows; i++) out->row_ptr[i] = i * cols;
+    for (int64_t k = 0; k < rows * cols; k += 2) {
+        const uint64_t r = rng_next(&seed);
+        out->col_idx[k] = (int32_t)(k % cols);
+        out->col_idx[k + 1] = (int32_t)(k % cols + 1);
+        out->values[k] = out->values[k + 1] = 0.0f;
+        out->values[k + (int64_t)(r & 1)] = (float)((r & 2 ? -1.0 : 1.0) * (0.5 + rng_uniform(&seed)));
     }
 }
 
@@ -60,7 +105,33 @@ int main(void)
         check_round_trip(&small, pattern, "plain upload");
     }
     check_plans(&big, "plans from the staged upload's matrix");
+    int64_t r1 = 20001, r2 = 70001; /* rows with two entries or more */
+    while (big.row_ptr[r1 + 1] - big.row_ptr[r1] < 2) r1++;
+    while (big.row_ptr[r2 + 1] - big.row_ptr[r2] < 2) r2++;
+    check_refused(&big, r1, -1);
+    check_refused(&big, -1, r2);
+    check_refused(&big, r2, r1);
+    check_refused(&big, r1, r2);
     tcspmm_csr_free(&big);
+
+    tcspmm_csr pairs;
+    dense_pattern_1to2(4201, 512, 4003, &pairs);
+    CHECK(csr_gpu_upload_staged(&pairs) && sparse24_detect(&pairs, 0) == SP24_1TO2 &&
+          sparse24_detect(&pairs, 1) == SP24_NONE);
+    tcspmm_plan *plan = tests_plan(&pairs, TCSPMM_PATH_AUTO, 0);
+    if (plan) {
+        tcspmm_info info;
+        CHECK_OK(tcspmm_plan_info(plan, &info));
+        CHECK(info.path == TCSPMM_PATH_SPARSE24);
+        tests_check_spmm(plan, &pairs, 9, 1, 0, 1e-3, 4110, NULL, "dense pattern, 1:2 values, auto");
+        CHECK_OK(tcspmm_plan_destroy(plan));
+    }
+    plan = tests_plan(&pairs, TCSPMM_PATH_HRPB, 0);
+    if (plan) {
+        tests_check_spmm(plan, &pairs, 9, 1, 0, 1e-3, 4111, NULL, "dense pattern, 1:2 values, HRPB");
+        CHECK_OK(tcspmm_plan_destroy(plan));
+    }
+    tcspmm_csr_free(&pairs);
     tcspmm_csr_free(&small);
     return tests_finish();
 }

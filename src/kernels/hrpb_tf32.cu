@@ -500,7 +500,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         const int64_t sj = VEC || EB == 2 ? 1 : b_sj; /* the host passes b_sj == 1 */
         const uint8_t *Bj = static_cast<const uint8_t *>(B) + j * sj * EB;
         const bool chunk_in = j < n, chunk_whole = j + CHUNK <= n;
-        const int cut_elements = chunk_whole ? CHUNK : (int)(n - j); /* where chunk_in */
+        const int cut_elements = (int)(n - j); /* read where chunk_in && !chunk_whole */
 
         /* Shared addresses: stage 0 of this thread's A chunk and B chunk. */
         const unsigned a_smem = (unsigned)__cvta_generic_to_shared(&sm.a[0][0]) + 16 * tid;
