@@ -6,7 +6,8 @@
 # upload_ms and preprocess_ms (of the first plan) and each plan's ratio to
 # the best cuSPARSE SpMM of its own process. Logs and JSON under $OUT/plan-ab.
 #   BASE=.devbase ROUNDS=3 REPS=20 bash tools/plan_ab.sh INPUT...
-# (TREE_BUILD: where the tree builds, /tmp/plan-ab-tree unless given; only
+# (TREE_ARGS: more spmm_run arguments for the tree's runs, e.g. --check;
+# TREE_BUILD: where the tree builds, /tmp/plan-ab-tree unless given; only
 # spmm_run is built, so device_run.sh can reuse /tmp/tcspmm-build.)
 # (BASE: a copy of the base commit's tree, e.g. git archive into .devbase,
 # carried to the device; BASE_COMMIT labels it.)
@@ -31,8 +32,9 @@ for input in "$@"; do
   name=$(echo "$input" | tr ':/' '__')
   for r in $(seq 1 "$ROUNDS"); do
     for side in base tree; do
-      bin=/tmp/plan-ab-base/spmm_run; [ $side = tree ] && bin=$TREE_BUILD/spmm_run
-      $bin "$input" --bench --reps "$REPS" --json \
+      bin=/tmp/plan-ab-base/spmm_run; extra=
+      [ $side = tree ] && bin=$TREE_BUILD/spmm_run && extra=${TREE_ARGS:-}
+      $bin "$input" --bench --reps "$REPS" --json $extra \
         >$out/$name.$side.$r.json 2>$out/$name.$side.$r.err || echo "$side $input round $r: exit $?"
     done
   done
