@@ -126,7 +126,7 @@ struct csr_gpu_upload_job {
 static int send_values(void *arg)
 {
     struct csr_gpu_upload_job *job = arg;
-    omp_set_num_threads(job->threads); /* the caller's count, not the default */
+    omp_set_num_threads(job->threads); /* not the default: every core */
     job->status = TCSPMM_CUDA(cudaSetDevice(job->device));
     if (!job->status) job->status = stager_send(&job->stager, job->dst, job->src, job->bytes);
     if (!job->status) job->status = TCSPMM_CUDA(cudaStreamSynchronize(job->stager.stream));
@@ -159,7 +159,7 @@ tcspmm_status csr_gpu_upload_begin(const tcspmm_csr *A, csr_gpu *out, csr_gpu_up
     }
     j->src = A->values;
     j->dst = out->values;
-    j->threads = omp_get_max_threads();
+    j->threads = omp_get_max_threads() > 1 ? omp_get_max_threads() - 1 : 1; /* a core for the caller */
     j->helper_runs = thrd_create(&j->helper, send_values, j) == thrd_success;
     if (!j->helper_runs) send_values(j); /* no thread to be had: here, now */
     *job = j;

@@ -1,62 +1,72 @@
 #!/usr/bin/env bash
-# tools/plan_ab.sh: plan creation of the tree against a base tree, on the
-# device, from the repository root. spmm_run --bench --json runs in a new
-# process per measurement, base and tree taking turns, ROUNDS rounds per
-# input; a table gives plan_ms (the process's first plan), plan_ms_warm,
-# upload_ms and preprocess_ms (of the first plan) and each plan's ratio to
-# the best cuSPARSE SpMM of its own process. Logs and JSON under $OUT/plan-ab.
-#   BASE=.devbase ROUNDS=3 REPS=20 bash tools/plan_ab.sh INPUT...
-# (TREE_ARGS: more spmm_run arguments for the tree's runs, e.g. --check;
-# TREE_BUILD: where the tree builds, /tmp/plan-ab-tree unless given; only
-# spmm_run is built, so device_run.sh can reuse /tmp/tcspmm-build.)
-# (BASE: a copy of the base commit's tree, e.g. git archive into .devbase,
-# carried to the device; BASE_COMMIT labels it.)
+# tools/plan_ab.sh: one device call comparing plan creation between versions
+# of the tree, run from the repository root. Each VARIANTS entry
+# NAME:DIR[:ENV] builds spmm_run from a copy of the tree with the files under
+# DIR laid over it ("-": the tree as it is; a git archive of a base commit
+# for the base; variants with the same DIR share one build) and runs it
+# with the environment ENV ('+' for a space, e.g. CUDA_MODULE_LOADING=EAGER).
+# Per input, ROUNDS rounds in which every variant runs spmm_run --bench
+# --json in a new process, in turn; the table (table.md) gives plan_ms (the
+# process's first plan), plan_ms_warm, upload_ms and preprocess_ms (of the
+# first plan) and the plans' ratios to the best cuSPARSE SpMM of the same
+# process. TREE_ARGS: more spmm_run arguments for the "-" variants (e.g.
+# --check). The JSON and logs go into $OUT/plan-ab.tgz.
+#   VARIANTS="base:.devbase new:-" ROUNDS=3 REPS=20 bash tools/plan_ab.sh INPUT...
 set -uo pipefail
-source tools/ab_common.sh
 OUT=${OUT:-/tmp/plan-ab-out}
-BASE=${BASE:-.devbase}
 ROUNDS=${ROUNDS:-3}
 REPS=${REPS:-20}
-out=$OUT/plan-ab
-mkdir -p $out
+out=/tmp/plan-ab
+rm -rf $out && mkdir -p $out "$OUT"
+trap 'tar czf "$OUT/plan-ab.tgz" -C $out .' EXIT
+. tools/ab_common.sh
 ab_device_header $out
-build() { # SRC DIR COMMIT
-  cmake -S "$1" -B "$2" -DCMAKE_CUDA_ARCHITECTURES=90 -DTCSPMM_GIT_COMMIT="$3" >"$2.log" 2>&1 &&
-    cmake --build "$2" -j16 --target spmm_run >>"$2.log" 2>&1 || { tail -30 "$2.log"; exit 1; }
-}
-TREE_BUILD=${TREE_BUILD:-/tmp/plan-ab-tree}
-build "$BASE" /tmp/plan-ab-base "${BASE_COMMIT:-base}" & build . $TREE_BUILD "${COMMIT:-}" & wait
-[ -x /tmp/plan-ab-base/spmm_run ] && [ -x $TREE_BUILD/spmm_run ] || exit 1
-cp /tmp/plan-ab-base.log $TREE_BUILD.log $out/
+names=() srcs=() envs=() args=() built=()
+for spec in ${VARIANTS:-new:-}; do
+  name=${spec%%:*} rest=${spec#*:}
+  dir=${rest%%:*} env=$([ "$rest" = "$dir" ] || echo "${rest#*:}" | tr + ' ')
+  src=/tmp/pv-$(echo "$dir" | tr -c 'A-Za-z0-9\n' _)
+  if [[ " ${built[*]} " != *" $src "* ]]; then
+    ab_variant_tree "$src" "$dir" && built+=("$src")
+    (cd "$src" && cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES=90 \
+       -DTCSPMM_GIT_COMMIT="$([ "$dir" = - ] && echo "${COMMIT:-}" || echo "$name")" &&
+       cmake --build build -j16 --target spmm_run) >$out/build-$name.log 2>&1 &
+  fi
+  names+=("$name") srcs+=("$src") envs+=("$env")
+  args+=("$([ "$dir" = - ] && echo "${TREE_ARGS:-}")")
+done
+wait
+for src in "${built[@]}"; do [ -x "$src/build/spmm_run" ] || { echo "no build in $src"; exit 1; }; done
 for input in "$@"; do
-  name=$(echo "$input" | tr ':/' '__')
+  tag=$(echo "$input" | tr ':/' '__')
   for r in $(seq 1 "$ROUNDS"); do
-    for side in base tree; do
-      bin=/tmp/plan-ab-base/spmm_run; extra=
-      [ $side = tree ] && bin=$TREE_BUILD/spmm_run && extra=${TREE_ARGS:-}
-      $bin "$input" --bench --reps "$REPS" --json $extra \
-        >$out/$name.$side.$r.json 2>$out/$name.$side.$r.err || echo "$side $input round $r: exit $?"
+    for i in "${!names[@]}"; do
+      env ${envs[$i]} "${srcs[$i]}/build/spmm_run" "$input" --bench --reps "$REPS" --json ${args[$i]} \
+        >$out/$tag.${names[$i]}.$r.json 2>$out/$tag.${names[$i]}.$r.err ||
+        echo "${names[$i]} $input round $r: exit $?"
     done
   done
 done
-python3 - "$out" "$@" <<'PY'
+python3 - "$out" "${names[*]}" "$@" <<'PY' | tee $out/table.md
 import json, os, sys
-out, inputs = sys.argv[1], sys.argv[2:]
+out, names, inputs = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
 keys = ["plan_ms", "plan_ms_warm", "upload_ms", "preprocess_ms"]
-print("| input | side | path | " + " | ".join(keys) + " | cuSPARSE ms | first / cuSPARSE | warm / cuSPARSE |")
-print("|---" * (len(keys) + 6) + "|")
+print("| input | variant | round | path | " + " | ".join(keys) +
+      " | cuSPARSE ms | first / cuSPARSE | warm / cuSPARSE | check |")
+print("|---" * (len(keys) + 8) + "|")
 for inp in inputs:
-    name = inp.replace(":", "_").replace("/", "_")
-    for side in ("base", "tree"):
-        rows = []
-        for f in sorted(os.listdir(out)):
-            if f.startswith(name + "." + side + ".") and f.endswith(".json"):
-                try: rows.append(json.load(open(os.path.join(out, f))))
-                except Exception: pass
-        if not rows: continue
-        for j in rows:
-            cus = j.get("cusparse_ms")
-            vals = " | ".join("%.2f" % j.get(k, float("nan")) for k in keys)
-            print("| %s | %s | %s | %s | %.3f | %.1fx | %.1fx |" % (name, side, j.get("path"), vals,
-                  cus, j["plan_ms"] / cus, j["plan_ms_warm"] / cus))
+    tag = inp.replace(":", "_").replace("/", "_")
+    for name in names:
+        r = 1
+        while os.path.exists(f"{out}/{tag}.{name}.{r}.json"):
+            try:
+                j = json.load(open(f"{out}/{tag}.{name}.{r}.json"))
+                cus = j["cusparse_ms"]
+                vals = " | ".join("%.2f" % j.get(k, float("nan")) for k in keys)
+                print("| %s | %s | %d | %s | %s | %.3f | %.1fx | %.1fx | %s |" % (inp, name, r,
+                      j.get("path"), vals, cus, j["plan_ms"] / cus, j["plan_ms_warm"] / cus,
+                      j.get("check_pass", "-")))
+            except (ValueError, KeyError) as e:
+                print("| %s | %s | %d | no result (%s) |" % (inp, name, r, e))
+            r += 1
 PY
