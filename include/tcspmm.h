@@ -350,9 +350,7 @@ typedef struct tcspmm_info {
     int64_t active_cols_natural, active_cols_clustered; /* summed over panels; 0 if not clustered */
     double row_order_ms;        /* the clustering on the host (0 if not asked for) */
     double preprocess_ms;       /* HRPB build (on the GPU when there is one), metrics, splitting */
-    double upload_ms;           /* copies to the device (the CSR before a GPU build included;
-                                   a large CSR's values travel while the build starts, and
-                                   only the wait for them counts here) */
+    double upload_ms;           /* copies to the device (the CSR before a GPU build included) */
 } tcspmm_info;
 
 tcspmm_status tcspmm_plan_info(const tcspmm_plan *plan, tcspmm_info *info);

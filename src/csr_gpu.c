@@ -7,9 +7,7 @@
  * the lent H100's host a plain cudaMemcpy from pageable memory ran at 7-10
  * GB/s, this at about 16 GB/s (pinning included); pinning costs about 0.5 ms
  * per MB, and 4 or 8 MB buffers were no faster (bench/NOTES.md), hence 2 MB
- * buffers, and below 16 MB the plain copy (csr_gpu_upload_staged). The
- * values of a staged upload go last, from a helper thread, so that the
- * caller can work on the pattern meanwhile (csr_gpu_upload_begin). */
+ * buffers, and below 16 MB the plain copy (csr_gpu_upload_staged). */
 #include "csr_gpu.h"
 
 #include "device_copy.h"
@@ -17,11 +15,8 @@
 #include "format/csr.h"
 
 #include <cuda_runtime.h>
-#include <omp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <threads.h>
 
 enum { STAGE_BYTES = 2 << 20, PIECE = 64 << 10 };
 
@@ -87,101 +82,31 @@ static tcspmm_status copy_in(stager *s, void **dst, const void *src, size_t byte
     return stager_send(s, *dst, src, bytes);
 }
 
-/* Sets out's sizes and copies row_ptr and col_idx. */
-static tcspmm_status copy_pattern(const tcspmm_csr *A, stager *s, enum cudaMemcpyKind kind,
-                                  csr_gpu *out)
+static tcspmm_status copy_arrays(const tcspmm_csr *A, stager *s, enum cudaMemcpyKind kind,
+                                 csr_gpu *out)
 {
     memset(out, 0, sizeof *out);
     out->rows = A->rows;
     out->cols = A->cols;
     out->nnz = A->nnz;
+    const size_t entry_bytes = (size_t)A->nnz * sizeof(int32_t); /* as sizeof(float) */
     tcspmm_status st = copy_in(s, (void **)&out->row_ptr, A->row_ptr,
                                ((size_t)A->rows + 1) * sizeof(int64_t), kind);
-    if (!st) st = copy_in(s, (void **)&out->col_idx, A->col_idx, (size_t)A->nnz * sizeof(int32_t),
-                          kind);
-    return st;
-}
-
-static tcspmm_status copy_arrays(const tcspmm_csr *A, stager *s, enum cudaMemcpyKind kind,
-                                 csr_gpu *out)
-{
-    TCSPMM_TRY(copy_pattern(A, s, kind, out));
-    if (!A->values) return TCSPMM_SUCCESS; /* a pattern has none */
-    return copy_in(s, (void **)&out->values, A->values, (size_t)A->nnz * sizeof(float), kind);
-}
-
-/* A staged upload's values, sent by a helper thread. */
-struct csr_gpu_upload_job {
-    stager stager;
-    const float *src;
-    float *dst;
-    size_t bytes;
-    int device, threads;
-    thrd_t helper;
-    int helper_runs;
-    tcspmm_status status; /* the helper's, with its message */
-    char message[512];
-};
-
-static int send_values(void *arg)
-{
-    struct csr_gpu_upload_job *job = arg;
-    omp_set_num_threads(job->threads); /* not the default: every core */
-    job->status = TCSPMM_CUDA(cudaSetDevice(job->device));
-    if (!job->status) job->status = stager_send(&job->stager, job->dst, job->src, job->bytes);
-    if (!job->status) job->status = TCSPMM_CUDA(cudaStreamSynchronize(job->stager.stream));
-    if (job->status) snprintf(job->message, sizeof job->message, "%s", tcspmm_last_error());
-    return 0;
-}
-
-tcspmm_status csr_gpu_upload_begin(const tcspmm_csr *A, csr_gpu *out, csr_gpu_upload_job **job)
-{
-    *job = NULL;
-    if (!csr_gpu_upload_staged(A)) {
-        stager none = {0};
-        tcspmm_status st = copy_arrays(A, &none, cudaMemcpyHostToDevice, out);
-        if (st) csr_gpu_free(out);
-        return st;
-    }
-    struct csr_gpu_upload_job *j = calloc(1, sizeof *j);
-    if (!j) return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "csr upload: out of host memory");
-    j->bytes = A->values ? (size_t)A->nnz * sizeof(float) : 0; /* a pattern has none */
-    tcspmm_status st = stager_open(&j->stager);
-    if (!st) st = copy_pattern(A, &j->stager, cudaMemcpyHostToDevice, out);
-    if (!st) st = device_alloc((void **)&out->values, j->bytes);
-    if (!st) st = TCSPMM_CUDA(cudaGetDevice(&j->device));
-    if (st || j->bytes == 0) {
-        tcspmm_status closed = stager_close(&j->stager);
-        free(j);
-        if (!st) st = closed;
-        if (st) csr_gpu_free(out);
-        return st;
-    }
-    j->src = A->values;
-    j->dst = out->values;
-    j->threads = omp_get_max_threads() > 1 ? omp_get_max_threads() - 1 : 1; /* a core for the caller */
-    j->helper_runs = thrd_create(&j->helper, send_values, j) == thrd_success;
-    if (!j->helper_runs) send_values(j); /* no thread to be had: here, now */
-    *job = j;
-    return TCSPMM_SUCCESS;
-}
-
-tcspmm_status csr_gpu_upload_end(csr_gpu_upload_job *job, csr_gpu *out)
-{
-    if (!job) return TCSPMM_SUCCESS;
-    if (job->helper_runs) thrd_join(job->helper, NULL);
-    tcspmm_status closed = stager_close(&job->stager);
-    tcspmm_status st = job->status ? tcspmm_fail(job->status, "%s", job->message) : closed;
-    free(job);
-    if (st) csr_gpu_free(out);
+    if (!st) st = copy_in(s, (void **)&out->col_idx, A->col_idx, entry_bytes, kind);
+    if (!st && A->values) /* a pattern has none */
+        st = copy_in(s, (void **)&out->values, A->values, entry_bytes, kind);
     return st;
 }
 
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out)
 {
-    csr_gpu_upload_job *job;
-    TCSPMM_TRY(csr_gpu_upload_begin(A, out, &job));
-    return csr_gpu_upload_end(job, out);
+    stager s = {0};
+    tcspmm_status st = csr_gpu_upload_staged(A) ? stager_open(&s) : TCSPMM_SUCCESS;
+    if (!st) st = copy_arrays(A, &s, cudaMemcpyHostToDevice, out);
+    tcspmm_status closed = stager_close(&s);
+    if (!st) st = closed;
+    if (st) csr_gpu_free(out);
+    return st;
 }
 
 tcspmm_status csr_gpu_copy(const tcspmm_csr *dA, csr_gpu *out)

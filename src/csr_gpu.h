@@ -44,17 +44,6 @@ static inline int csr_gpu_upload_staged(const tcspmm_csr *A)
  * col_idx where A->values is NULL: a pattern). */
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out);
 
-/* csr_gpu_upload in two steps, for callers with work to do on A's pattern
- * while its values travel: when begin returns, out's sizes, row_ptr and
- * col_idx are on the device, and out->values is allocated; after end they
- * are there too. A staged upload (csr_gpu_upload_staged) sends the values
- * from a helper thread in between, and gives *job to wait for; a plain one
- * sends everything in begin (*job = NULL). Every begin that succeeded needs
- * its end before out is read or freed; both free out where they fail. */
-typedef struct csr_gpu_upload_job csr_gpu_upload_job;
-tcspmm_status csr_gpu_upload_begin(const tcspmm_csr *A, csr_gpu *out, csr_gpu_upload_job **job);
-tcspmm_status csr_gpu_upload_end(csr_gpu_upload_job *job, csr_gpu *out);
-
 /* Copies a CSR whose arrays are in device memory (a caller's) into *out. */
 tcspmm_status csr_gpu_copy(const tcspmm_csr *dA, csr_gpu *out);
 
@@ -72,11 +61,6 @@ tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A);
  * (src/kernels/csr_check_gpu.cu), for a CSR whose sizes and row_ptr
  * csr_validate_row_ptr has checked. */
 tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry, sp24_structure *structure);
-
-/* The column checks of csr_gpu_check alone (A->values is not read): *ok =
- * whether every row passes them, *structure = sparse24_detect counting
- * every entry. Fails only where CUDA does. */
-tcspmm_status csr_gpu_check_pattern(const csr_gpu *A, int *ok, sp24_structure *structure);
 
 /* *first = the index of the first value of the device array
  * values[0..count) that is NaN or not below limit in magnitude (limit

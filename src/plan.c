@@ -97,11 +97,6 @@ static tcspmm_status build_hrpb_host(tcspmm_plan *plan, const csr_gpu *dA, const
 static tcspmm_status build_hrpb_gpu(tcspmm_plan *plan, const csr_gpu *dA, const int64_t *order,
                                     hrpb_counts *counts)
 {
-    if (plan->hrpb_early && !order) { /* built from dA's pattern: its values now */
-        hrpb_gpu_pending *early = plan->hrpb_early;
-        plan->hrpb_early = NULL;
-        return hrpb_gpu_build_values(early, dA->values, &plan->hrpb, counts, &plan->hrpb_dev);
-    }
     csr_gpu permuted = {0};
     int64_t *d_order = NULL;
     tcspmm_status st = TCSPMM_SUCCESS;
@@ -181,7 +176,7 @@ static tcspmm_status build_hrpb(tcspmm_plan *plan, const csr_gpu *dA)
     plan->info.virtual_panels = plan->split.num_vpanels;
     plan->info.split_panels = plan->split.split_panels;
     plan->info.waves = plan->split.waves;
-    plan->info.preprocess_ms += now_ms() - t0;
+    plan->info.preprocess_ms = now_ms() - t0;
     return TCSPMM_SUCCESS;
 }
 
@@ -247,14 +242,6 @@ static int room_on_device(int64_t bytes)
     return (double)free_bytes >= 1.25 * (double)bytes;
 }
 
-/* Whether a matrix of structure s can go to the sparse tensor cores at the
- * plan's precision (an auto plan sends it there if its values fit). */
-static int goes_structured(const tcspmm_plan *plan, sp24_structure s)
-{
-    return sparse24_fits(s, plan->opt.precision) && sparse24_dense_enough(&plan->info) &&
-           (plan->device < 0 || sp24_gpu_takes_rows(plan->info.rows));
-}
-
 /* Chooses the path from the request, the GPU, the structure and (for auto)
  * the HRPB metrics, building HRPB for the HRPB path and for an auto plan
  * that is not sent to the structured path. */
@@ -265,7 +252,8 @@ static tcspmm_status choose_path(tcspmm_plan *plan, sp24_structure s, const csr_
     tcspmm_info *info = &plan->info;
     char *why = plan->path_reason;
     size_t len = sizeof plan->path_reason;
-    int structured = goes_structured(plan, s);
+    int structured = sparse24_fits(s, prec) && sparse24_dense_enough(&plan->info) &&
+                     (plan->device < 0 || sp24_gpu_takes_rows(plan->info.rows));
     if (want == TCSPMM_PATH_SPARSE24 && prec == TCSPMM_PRECISION_FP32)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "plan: the sparse24 path has no fp32 mode (tf32, bf16 or fp16)");
@@ -410,27 +398,6 @@ static int uses_device_csr(const tcspmm_plan *plan, const tcspmm_csr *A)
     return plan->device >= 0 && plan->opt.path != TCSPMM_PATH_CPU && csr_gpu_fits(A->rows, A->nnz);
 }
 
-/* While dA's values travel (csr_gpu_upload_begin): HRPB of dA's own row
- * order from its pattern, where the plan would build it from dA (the HRPB
- * path, or auto unless the pattern already fits the sparse tensor cores),
- * for build_hrpb_gpu to finish. The values decide the rest: an auto plan
- * whose values send it elsewhere drops it (plan_complete). Whatever stops
- * it here (bad columns, no room) leaves the build to build_hrpb, which
- * meets the same thing and says so. */
-static void build_early(tcspmm_plan *plan, const csr_gpu *dA)
-{
-    const tcspmm_options *opt = &plan->opt;
-    if (!runs_hrpb(opt->path) || opt->row_order != TCSPMM_ROW_ORDER_NATURAL) return;
-    double t0 = now_ms();
-    int columns_ok;
-    sp24_structure pattern;
-    tcspmm_status st = csr_gpu_check_pattern(dA, &columns_ok, &pattern);
-    if (!st && columns_ok && !(opt->path == TCSPMM_PATH_AUTO && goes_structured(plan, pattern)))
-        st = hrpb_gpu_build_pattern(dA, opt->panel_rows, &plan->hrpb_early);
-    if (st) tcspmm_clear_error();
-    plan->info.preprocess_ms += now_ms() - t0;
-}
-
 /* Checks A's entries and finds its structure: on the device, from a copy
  * uploaded into *dA, when the plan uses one (the host then reads the
  * entries once, to copy them); else on the host. */
@@ -443,14 +410,8 @@ static tcspmm_status check_entries(tcspmm_plan *plan, const tcspmm_csr *A, csr_g
         return TCSPMM_SUCCESS;
     }
     double t0 = now_ms();
-    csr_gpu_upload_job *values_on_their_way;
-    TCSPMM_TRY(csr_gpu_upload_begin(A, dA, &values_on_their_way));
+    TCSPMM_TRY(csr_gpu_upload(A, dA));
     plan->info.upload_ms += now_ms() - t0;
-    if (values_on_their_way) build_early(plan, dA);
-    t0 = now_ms();
-    tcspmm_status st = csr_gpu_upload_end(values_on_their_way, dA);
-    plan->info.upload_ms += now_ms() - t0;
-    TCSPMM_TRY(st);
     return csr_gpu_check(dA, plan->opt.updatable_values, s);
 }
 
@@ -464,8 +425,6 @@ static tcspmm_status plan_complete(tcspmm_plan *plan, sp24_structure s, csr_gpu 
     tcspmm_info *info = &plan->info;
     info->structure = sparse24_structure_name(s);
     TCSPMM_TRY(choose_path(plan, s, dA));
-    hrpb_gpu_build_drop(plan->hrpb_early); /* an early build the path did not take */
-    plan->hrpb_early = NULL;
     if (plan->opt.updatable_values && runs_hrpb(info->path) && plan->hrpb_dev) /* built on the device */
         TCSPMM_TRY(hrpb_gpu_map_values(plan->hrpb_dev, plan->hrpb.block_ptr, dA));
     const tcspmm_csr *A = NULL;
@@ -531,7 +490,6 @@ static void plan_free(tcspmm_plan *plan)
     if (plan->device >= 0) call_scope_enter(&scope, plan->device);
     path_trial_free(&plan->trial);
     cusparse_path_destroy(plan->cusparse);
-    hrpb_gpu_build_drop(plan->hrpb_early);
     hrpb_gpu_free(plan->hrpb_dev);
     sp24_gpu_free(plan->sp24_dev);
     cudaFree(plan->values_check);

@@ -29,8 +29,6 @@ struct tcspmm_plan {
     hrpb hrpb;               /* zeroed unless built */
     wave_split split;
     hrpb_gpu *hrpb_dev;      /* NULL unless the plan runs on HRPB (or measures) */
-    hrpb_gpu_pending *hrpb_early; /* during tcspmm_plan_create: HRPB built from A's pattern
-                                     while its values traveled (plan.c), else NULL */
     path_trial trial;        /* a measuring plan's (info.path AUTO) choices per shape */
     sp24_gpu *sp24_dev;      /* NULL unless the plan runs on SPARSE24 */
     csr_gpu sp24_pattern;    /* A's row_ptr and col_idx on the device (values NULL) for a

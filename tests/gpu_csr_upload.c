@@ -6,12 +6,11 @@
  * upload it) multiply within 1e-3 of float64. The large arrays' lengths are
  * not multiples of the staging pieces.
  *
- * A staged upload's values travel while a plan builds HRPB from the pattern
- * (plan.c's build_early): plans of the large CSR on the auto path too; the
- * large CSR with a NaN, a bad column or both refused at the first bad row,
+ * Plans of large CSRs (staged): of the large CSR on the auto path too; the
+ * large CSR with a NaN, a bad column or both, refused at the first bad row,
  * as on the host; and a large matrix whose pattern is dense but whose
  * values are 1:2 (explicit zeros) goes to the sparse tensor cores on auto,
- * after the early build, and multiplies right there and forced on HRPB. */
+ * and multiplies right there and forced on HRPB. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

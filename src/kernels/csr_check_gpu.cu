@@ -14,9 +14,6 @@
  * kept with one atomicMin per warp (both 64-bit words, so one
  * reduce_on_device serves both checks).
  *
- * csr_gpu_check_pattern: the same without values (col_idx alone), for work
- * that starts on A's pattern while its values travel.
- *
  * csr_gpu_first_beyond: the finiteness check alone, with a bound, on new
  * values for a plan (tcspmm_plan_set_values), on the caller's stream. */
 #include <cuda_runtime.h>
@@ -37,10 +34,9 @@ __global__ static void check_entries(const int64_t *row_ptr, const int32_t *col_
     csr_warp_walk_own_chunk(row_ptr, rows, nnz, [&](int64_t i, int64_t start, int64_t lo, int64_t hi) {
         for (int64_t k = lo + threadIdx.x % 32; k < hi; k += 32) {
             const int32_t c = col_idx[k];
-            if (!(c >= 0 && c < cols && (!values || isfinite(values[k])) &&
-                  (k == start || col_idx[k - 1] < c)))
+            if (!(c >= 0 && c < cols && isfinite(values[k]) && (k == start || col_idx[k - 1] < c)))
                 bad = min(bad, (unsigned)i);
-            if (!every_entry && values[k] == 0.0f) continue;
+            if (values[k] == 0.0f && !every_entry) continue;
             int in_group = 0;
             for (int64_t j = k - 1; j >= start && j >= k - 3 && col_idx[j] / 4 == c / 4; j--) {
                 const int counts = every_entry || values[j] != 0.0f;
@@ -98,17 +94,6 @@ static tcspmm_status reduce_on_device(unsigned long long *words, int count, Laun
 
 static const unsigned long long NO_ROW = ~0ull;
 
-/* check_entries into result (first bad row, weakest structure); values
- * NULL: of the pattern alone. */
-static tcspmm_status check_on_device(const csr_gpu *A, const float *values, int every_entry,
-                                     unsigned long long result[2])
-{
-    return reduce_on_device(result, 2, [&](unsigned long long *d) {
-        check_entries<<<csr_chunk_blocks(A->nnz), CSR_CHUNK_THREADS>>>(
-            A->row_ptr, A->col_idx, values, A->rows, A->cols, A->nnz, every_entry, d);
-    });
-}
-
 extern "C" tcspmm_status csr_gpu_check_row_ptr(const csr_gpu *A)
 {
     int64_t ends[2] = {0, 0};
@@ -129,19 +114,12 @@ extern "C" tcspmm_status csr_gpu_check(const csr_gpu *A, int every_entry,
     *structure = SP24_1TO2;
     if (A->nnz == 0) return TCSPMM_SUCCESS;
     unsigned long long result[2] = {NO_ROW, SP24_1TO2}; /* first bad row, weakest structure */
-    TCSPMM_TRY(check_on_device(A, A->values, every_entry, result));
+    TCSPMM_TRY(reduce_on_device(result, 2, [&](unsigned long long *d) {
+        check_entries<<<csr_chunk_blocks(A->nnz), CSR_CHUNK_THREADS>>>(
+            A->row_ptr, A->col_idx, A->values, A->rows, A->cols, A->nnz, every_entry, d);
+    }));
     *structure = (sp24_structure)result[1];
     return result[0] == NO_ROW ? TCSPMM_SUCCESS : csr_fail_bad_row((int64_t)result[0]);
-}
-
-extern "C" tcspmm_status csr_gpu_check_pattern(const csr_gpu *A, int *ok,
-                                               sp24_structure *structure)
-{
-    unsigned long long result[2] = {NO_ROW, SP24_1TO2};
-    if (A->nnz > 0) TCSPMM_TRY(check_on_device(A, NULL, 1, result));
-    *ok = result[0] == NO_ROW;
-    *structure = (sp24_structure)result[1];
-    return TCSPMM_SUCCESS;
 }
 
 extern "C" tcspmm_status csr_gpu_first_beyond(const float *values, int64_t count, float limit,

@@ -21,9 +21,6 @@
  *     exclusive sum of them is size_ptr) and the metrics' counts.
  *  6. write_headers (per block) and write_values (per entry, at the popcount
  *     of the bits below it plus the entries of the bricks before its own).
- * hrpb_gpu_build_pattern runs all but write_values, which reads the only
- * values; hrpb_gpu_build_values runs it, so a plan can build HRPB while A's
- * values are still on their way to the device (plan.c).
  * Entries are counted in int32: the caller builds on the host when nnz or
  * rows reach 2^31. */
 #include <cuda_runtime.h>
@@ -223,43 +220,31 @@ __global__ static void write_values(const float *values, const int32_t *entry_ro
     out[before] = values[k];
 }
 
-/* A build whose values are still to come (hrpb_gpu.h): the shape and
- * counts for the host, the arrays so far, and the temporaries that
- * write_values reads. */
-struct hrpb_gpu_pending {
-    hrpb shape;
-    hrpb_counts counts;
-    hrpb_gpu *g;
-    int32_t *entry_row, *fx;
-    int32_t *first; /* pass 2's flags, then (their sum in fx) pass 4's active-column indices */
+/* The temporaries of one build. */
+struct build_scratch {
+    int32_t *entry_row, *first, *fx;
     int64_t *panel_blocks, *block_ptr, *block_bytes;
-    unsigned long long *patterns, *counted;
+    unsigned long long *patterns, *counts;
 };
 
-extern "C" void hrpb_gpu_build_drop(hrpb_gpu_pending *p)
+static void scratch_free(build_scratch *s)
 {
-    if (!p) return;
-    hrpb_free(&p->shape);
-    hrpb_gpu_free(p->g);
-    cudaFree(p->entry_row);
-    cudaFree(p->first);
-    cudaFree(p->fx);
-    cudaFree(p->panel_blocks);
-    cudaFree(p->block_ptr);
-    cudaFree(p->block_bytes);
-    cudaFree(p->patterns);
-    cudaFree(p->counted);
-    free(p);
+    cudaFree(s->entry_row);
+    cudaFree(s->first);
+    cudaFree(s->fx);
+    cudaFree(s->panel_blocks);
+    cudaFree(s->block_ptr);
+    cudaFree(s->block_bytes);
+    cudaFree(s->patterns);
+    cudaFree(s->counts);
 }
 
 #define LAUNCH_CHECK() TCSPMM_TRY(TCSPMM_CUDA(cudaGetLastError()))
 
-/* Passes 1 to 5 and write_headers. */
 template <int TM>
-static tcspmm_status build_pattern(const csr_gpu *A, hrpb_gpu_pending *s)
+static tcspmm_status build(const csr_gpu *A, build_scratch *s, hrpb *shape, hrpb_counts *counts,
+                           hrpb_gpu *g)
 {
-    hrpb *shape = &s->shape;
-    hrpb_gpu *g = s->g;
     const int32_t nnz = (int32_t)A->nnz;
     const int64_t np = shape->num_panels;
     TCSPMM_TRY(device_alloc((void **)&s->entry_row, (size_t)nnz * sizeof(int32_t)));
@@ -292,23 +277,24 @@ static tcspmm_status build_pattern(const csr_gpu *A, hrpb_gpu_pending *s)
         TCSPMM_TRY(TCSPMM_CUDA(cudaMemset(g->active_cols, 0xff, (size_t)nb * HRPB_TK * 4)));
         TCSPMM_TRY(TCSPMM_CUDA(cudaMemset(s->patterns, 0, (size_t)nb * BRICK_SLOTS * 8)));
     }
+    int32_t *pos = s->first; /* first[] is in fx from here on */
     if (nnz > 0) {
         place_entries<TM><<<grid_for(nnz), THREADS>>>(A->row_ptr, A->rows, A->col_idx,
-                                                      s->entry_row, s->fx, s->block_ptr, nnz,
-                                                      s->first, g->active_cols, s->patterns);
+                                                      s->entry_row, s->fx, s->block_ptr, nnz, pos,
+                                                      g->active_cols, s->patterns);
         LAUNCH_CHECK();
     }
 
     TCSPMM_TRY(device_alloc((void **)&s->block_bytes, ((size_t)nb + 1) * sizeof(int64_t)));
     TCSPMM_TRY(device_alloc((void **)&g->size_ptr, ((size_t)nb + 1) * sizeof(int64_t)));
-    TCSPMM_TRY(device_alloc((void **)&s->counted, 4 * sizeof(unsigned long long)));
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMemset(s->counted, 0, 4 * sizeof(unsigned long long))));
-    block_sizes<<<grid_for(nb + 1), THREADS>>>(s->patterns, nb, s->block_bytes, s->counted);
+    TCSPMM_TRY(device_alloc((void **)&s->counts, 4 * sizeof(unsigned long long)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemset(s->counts, 0, 4 * sizeof(unsigned long long))));
+    block_sizes<<<grid_for(nb + 1), THREADS>>>(s->patterns, nb, s->block_bytes, s->counts);
     LAUNCH_CHECK();
     TCSPMM_TRY(device_exclusive_sum_i64(s->block_bytes, g->size_ptr, nb + 1));
     unsigned long long c[4];
     int64_t packed_bytes = 0;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(c, s->counted, sizeof c, cudaMemcpyDeviceToHost)));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(c, s->counts, sizeof c, cudaMemcpyDeviceToHost)));
     TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpy(&packed_bytes, g->size_ptr + nb, sizeof packed_bytes,
                                       cudaMemcpyDeviceToHost)));
 
@@ -318,81 +304,18 @@ static tcspmm_status build_pattern(const csr_gpu *A, hrpb_gpu_pending *s)
         write_headers<<<grid_for(nb), THREADS>>>(s->patterns, g->size_ptr, nb, g->packed);
         LAUNCH_CHECK();
     }
-    shape->num_bricks = (int64_t)c[3];
-    s->counts.nnz = (int64_t)c[0];
-    s->counts.active_brick_cols = (int64_t)c[1];
-    s->counts.nonempty_brick_cols = (int64_t)c[2];
-    s->counts.packed_bytes = packed_bytes;
-    return TCSPMM_SUCCESS;
-}
-
-extern "C" tcspmm_status hrpb_gpu_build_pattern(const csr_gpu *A, int panel_rows,
-                                                hrpb_gpu_pending **out)
-{
-    if (!A || !out)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_build: null argument");
-    *out = NULL;
-    if (panel_rows != 16 && panel_rows != 32)
-        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "hrpb_gpu_build: panel_rows is %d; it must be 16 or 32", panel_rows);
-    if (!csr_gpu_fits(A->rows, A->nnz) || A->cols < 0 || A->cols > INT32_MAX)
-        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "hrpb_gpu_build: %lld x %lld with %lld entries; the device build "
-                           "needs rows and nnz below 2^31-1 and cols from 0 to 2^31-1",
-                           (long long)A->rows, (long long)A->cols, (long long)A->nnz);
-    const int64_t num_panels = (A->rows + panel_rows - 1) / panel_rows;
-    hrpb_gpu_pending *p = (hrpb_gpu_pending *)calloc(1, sizeof *p);
-    if (p) p->g = (hrpb_gpu *)calloc(1, sizeof *p->g);
-    if (p) p->shape.block_ptr = (int64_t *)malloc(((size_t)num_panels + 1) * sizeof(int64_t));
-    if (!p || !p->g || !p->shape.block_ptr) {
-        hrpb_gpu_build_drop(p);
-        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
-                           "hrpb_gpu_build: cannot allocate %lld panel offsets",
-                           (long long)num_panels + 1);
-    }
-    p->shape.panel_rows = panel_rows;
-    p->shape.rows = A->rows;
-    p->shape.cols = A->cols;
-    p->shape.nnz = A->nnz;
-    p->shape.num_panels = num_panels;
-    p->g->panel_rows = panel_rows;
-    p->g->rows = A->rows;
-    p->g->cols = A->cols;
-    tcspmm_status st = panel_rows == 16 ? build_pattern<16>(A, p) : build_pattern<32>(A, p);
-    if (st) {
-        hrpb_gpu_build_drop(p);
-        return st;
-    }
-    *out = p;
-    return TCSPMM_SUCCESS;
-}
-
-extern "C" tcspmm_status hrpb_gpu_build_values(hrpb_gpu_pending *p, const float *values,
-                                               hrpb *shape, hrpb_counts *counts, hrpb_gpu **out)
-{
-    *out = NULL;
-    const int32_t nnz = (int32_t)p->shape.nnz;
-    tcspmm_status st = TCSPMM_SUCCESS;
     if (nnz > 0) {
-        const hrpb_gpu *g = p->g;
-        if (g->panel_rows == 16)
-            write_values<16><<<grid_for(nnz), THREADS>>>(values, p->entry_row, p->first, p->block_ptr,
-                                                         p->patterns, g->size_ptr, nnz, g->packed);
-        else
-            write_values<32><<<grid_for(nnz), THREADS>>>(values, p->entry_row, p->first, p->block_ptr,
-                                                         p->patterns, g->size_ptr, nnz, g->packed);
-        st = TCSPMM_CUDA(cudaGetLastError());
+        write_values<TM><<<grid_for(nnz), THREADS>>>(A->values, s->entry_row, pos, s->block_ptr,
+                                                     s->patterns, g->size_ptr, nnz, g->packed);
+        LAUNCH_CHECK();
     }
-    if (!st) st = TCSPMM_CUDA(cudaDeviceSynchronize());
-    if (!st) {
-        *shape = p->shape;
-        *counts = p->counts;
-        *out = p->g;
-        memset(&p->shape, 0, sizeof p->shape);
-        p->g = NULL;
-    }
-    hrpb_gpu_build_drop(p);
-    return st;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceSynchronize()));
+    shape->num_bricks = (int64_t)c[3];
+    counts->nnz = (int64_t)c[0];
+    counts->active_brick_cols = (int64_t)c[1];
+    counts->nonempty_brick_cols = (int64_t)c[2];
+    counts->packed_bytes = packed_bytes;
+    return TCSPMM_SUCCESS;
 }
 
 extern "C" tcspmm_status hrpb_gpu_build(const csr_gpu *A, int panel_rows, hrpb *shape,
@@ -402,7 +325,40 @@ extern "C" tcspmm_status hrpb_gpu_build(const csr_gpu *A, int panel_rows, hrpb *
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "hrpb_gpu_build: null argument");
     *out = NULL;
     memset(shape, 0, sizeof *shape);
-    hrpb_gpu_pending *p;
-    TCSPMM_TRY(hrpb_gpu_build_pattern(A, panel_rows, &p));
-    return hrpb_gpu_build_values(p, A->values, shape, counts, out);
+    if (panel_rows != 16 && panel_rows != 32)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "hrpb_gpu_build: panel_rows is %d; it must be 16 or 32", panel_rows);
+    if (!csr_gpu_fits(A->rows, A->nnz) || A->cols < 0 || A->cols > INT32_MAX)
+        return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
+                           "hrpb_gpu_build: %lld x %lld with %lld entries; the device build "
+                           "needs rows and nnz below 2^31-1 and cols from 0 to 2^31-1",
+                           (long long)A->rows, (long long)A->cols, (long long)A->nnz);
+    shape->panel_rows = panel_rows;
+    shape->rows = A->rows;
+    shape->cols = A->cols;
+    shape->nnz = A->nnz;
+    shape->num_panels = (A->rows + panel_rows - 1) / panel_rows;
+    shape->block_ptr = (int64_t *)malloc(((size_t)shape->num_panels + 1) * sizeof(int64_t));
+    hrpb_gpu *g = (hrpb_gpu *)calloc(1, sizeof *g);
+    if (!shape->block_ptr || !g) {
+        free(g);
+        hrpb_free(shape);
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "hrpb_gpu_build: cannot allocate %lld panel offsets",
+                           (long long)shape->num_panels + 1);
+    }
+    g->panel_rows = panel_rows;
+    g->rows = A->rows;
+    g->cols = A->cols;
+    build_scratch s = {};
+    tcspmm_status st = panel_rows == 16 ? build<16>(A, &s, shape, counts, g)
+                                        : build<32>(A, &s, shape, counts, g);
+    scratch_free(&s);
+    if (st) {
+        hrpb_gpu_free(g);
+        hrpb_free(shape);
+        return st;
+    }
+    *out = g;
+    return TCSPMM_SUCCESS;
 }

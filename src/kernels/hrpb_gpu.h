@@ -38,17 +38,6 @@ tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w, tcspmm_precisi
 tcspmm_status hrpb_gpu_build(const csr_gpu *A, int panel_rows, hrpb *shape, hrpb_counts *counts,
                              hrpb_gpu **out);
 
-/* hrpb_gpu_build in two steps: _pattern reads A's row_ptr and col_idx only
- * (columns checked, in range and increasing), and gives the build so far;
- * _values writes values (device, in A's entry order) into it and gives
- * what hrpb_gpu_build gives; it always consumes p. _drop frees a p that
- * will not be finished (NULL: nothing). */
-typedef struct hrpb_gpu_pending hrpb_gpu_pending;
-tcspmm_status hrpb_gpu_build_pattern(const csr_gpu *A, int panel_rows, hrpb_gpu_pending **p);
-tcspmm_status hrpb_gpu_build_values(hrpb_gpu_pending *p, const float *values, hrpb *shape,
-                                    hrpb_counts *counts, hrpb_gpu **out);
-void hrpb_gpu_build_drop(hrpb_gpu_pending *p);
-
 /* out = the HRPB on the device, with shape's sizes, block_ptr and row_map
  * (the inverse of hrpb_gpu_upload, for products on the host). */
 tcspmm_status hrpb_gpu_download(const hrpb_gpu *g, const hrpb *shape, hrpb *out);
