@@ -3,8 +3,9 @@
 # of the tree, run from the repository root. Each VARIANTS entry
 # NAME:DIR[:ENV] builds spmm_run from a copy of the tree with the files under
 # DIR laid over it ("-": the tree as it is; a git archive of a base commit
-# for the base; variants with the same DIR share one build) and runs it
-# with the environment ENV ('+' for a space, e.g. CUDA_MODULE_LOADING=EAGER).
+# for the base; variants with the same DIR share one build; "=PATH": the
+# spmm_run already built in the build folder PATH) and runs it with the
+# environment ENV ('+' for a space, e.g. CUDA_MODULE_LOADING=EAGER).
 # Per input, ROUNDS rounds in which every variant runs spmm_run --bench
 # --json in a new process, in turn; the table (table.md) gives plan_ms (the
 # process's first plan), plan_ms_warm, upload_ms and preprocess_ms (of the
@@ -21,27 +22,30 @@ rm -rf $out && mkdir -p $out "$OUT"
 trap 'tar czf "$OUT/plan-ab.tgz" -C $out .' EXIT
 . tools/ab_common.sh
 ab_device_header $out
-names=() srcs=() envs=() args=() built=()
+names=() bins=() envs=() args=() built=()
 for spec in ${VARIANTS:-new:-}; do
   name=${spec%%:*} rest=${spec#*:}
   dir=${rest%%:*} env=$([ "$rest" = "$dir" ] || echo "${rest#*:}" | tr + ' ')
   src=/tmp/pv-$(echo "$dir" | tr -c 'A-Za-z0-9\n' _)
-  if [[ " ${built[*]} " != *" $src "* ]]; then
+  bin=$src/build/spmm_run
+  if [ "${dir:0:1}" = = ]; then
+    bin=${dir:1}/spmm_run
+  elif [[ " ${built[*]} " != *" $src "* ]]; then
     ab_variant_tree "$src" "$dir" && built+=("$src")
     (cd "$src" && cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES=90 \
        -DTCSPMM_GIT_COMMIT="$([ "$dir" = - ] && echo "${COMMIT:-}" || echo "$name")" &&
        cmake --build build -j16 --target spmm_run) >$out/build-$name.log 2>&1 &
   fi
-  names+=("$name") srcs+=("$src") envs+=("$env")
+  names+=("$name") bins+=("$bin") envs+=("$env")
   args+=("$([ "$dir" = - ] && echo "${TREE_ARGS:-}")")
 done
 wait
-for src in "${built[@]}"; do [ -x "$src/build/spmm_run" ] || { echo "no build in $src"; exit 1; }; done
+for bin in "${bins[@]}"; do [ -x "$bin" ] || { echo "no $bin"; exit 1; }; done
 for input in "$@"; do
   tag=$(echo "$input" | tr ':/' '__')
   for r in $(seq 1 "$ROUNDS"); do
     for i in "${!names[@]}"; do
-      env ${envs[$i]} "${srcs[$i]}/build/spmm_run" "$input" --bench --reps "$REPS" --json ${args[$i]} \
+      env ${envs[$i]} "${bins[$i]}" "$input" --bench --reps "$REPS" --json ${args[$i]} \
         >$out/$tag.${names[$i]}.$r.json 2>$out/$tag.${names[$i]}.$r.err ||
         echo "${names[$i]} $input round $r: exit $?"
     done
