@@ -40,7 +40,9 @@ for spec in ${VARIANTS:-new:-}; do
   args+=("$([ "$dir" = - ] && echo "${TREE_ARGS:-}")")
 done
 wait
-for bin in "${bins[@]}"; do [ -x "$bin" ] || { echo "no $bin"; exit 1; }; done
+for i in "${!names[@]}"; do # a variant that did not build is left out
+  [ -x "${bins[$i]}" ] || { echo "${names[$i]}: no ${bins[$i]}"; unset "names[$i]"; }
+done
 for input in "$@"; do
   tag=$(echo "$input" | tr ':/' '__')
   for r in $(seq 1 "$ROUNDS"); do
