@@ -2,8 +2,9 @@
 # tools/plan_ab.sh: one device call comparing plan creation between versions
 # of the tree, run from the repository root. Each VARIANTS entry
 # NAME:DIR[:ENV] builds spmm_run from a copy of the tree with the files under
-# DIR laid over it ("-": the tree as it is; a git archive of a base commit
-# for the base; variants with the same DIR share one build; "=PATH": the
+# DIR laid over it ("-": the tree as it is; a DIR with a src/ folder, such
+# as a git archive of a base commit, is a whole tree and replaces it;
+# variants with the same DIR share one build; "=PATH": the
 # spmm_run already built in the build folder PATH) and runs it with the
 # environment ENV ('+' for a space, e.g. CUDA_MODULE_LOADING=EAGER).
 # Per input, ROUNDS rounds in which every variant runs spmm_run --bench
@@ -31,7 +32,8 @@ for spec in ${VARIANTS:-new:-}; do
   if [ "${dir:0:1}" = = ]; then
     bin=${dir:1}/spmm_run
   elif [[ " ${built[*]} " != *" $src "* ]]; then
-    ab_variant_tree "$src" "$dir" && built+=("$src")
+    if [ -d "$dir/src" ]; then rm -rf "$src" && cp -r "$dir" "$src"; else ab_variant_tree "$src" "$dir"; fi &&
+      built+=("$src")
     (cd "$src" && cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES=90 \
        -DTCSPMM_GIT_COMMIT="$([ "$dir" = - ] && echo "${COMMIT:-}" || echo "$name")" &&
        cmake --build build -j16 --target spmm_run) >$out/build-$name.log 2>&1 &
