@@ -22,9 +22,11 @@ if ! { cmake -S . -B "$BUILD" -DCMAKE_CUDA_ARCHITECTURES=90 -DTCSPMM_BUILD_TESTS
 fi
 note "build: ok"
 
-obj=$(find "$BUILD" -name 'hrpb_tf32.cu.o' | head -1)
-cuobjdump --dump-resource-usage "$obj" >"$OUT/resources.txt" 2>&1
-cuobjdump --dump-sass "$obj" >"$OUT/sass.txt" 2>&1
+: >"$OUT/resources.txt"; : >"$OUT/sass.txt"
+for obj in $(find "$BUILD" -name 'hrpb_kernels_*.cu.o'); do # the kernel's three modules
+    cuobjdump --dump-resource-usage "$obj" >>"$OUT/resources.txt" 2>&1
+    cuobjdump --dump-sass "$obj" >>"$OUT/sass.txt" 2>&1
+done
 note "resources: $(grep -c 'REG:' "$OUT/resources.txt") kernels; max REG $(grep -o 'REG:[0-9]*' "$OUT/resources.txt" | cut -d: -f2 | sort -n | tail -1); STACK non-zero: $(grep -o 'STACK:[0-9]*' "$OUT/resources.txt" | grep -vc 'STACK:0$')"
 note "sass: HMMA $(grep -c HMMA "$OUT/sass.txt"), LDL/STL $(grep -cE 'LDL|STL' "$OUT/sass.txt"), LDGSTS $(grep -c LDGSTS "$OUT/sass.txt")"
 

@@ -1,8 +1,8 @@
 /* hrpb.h: the HRPB format (hierarchical row-panel blocking, cuTeSpMM paper
  * section 3.2) as the TF32 kernel consumes it, its builder, its CPU executor
  * and its synergy metrics. This header is the contract between the host
- * preprocessor (src/format/hrpb*.c) and the device code (src/kernels/hrpb_tf32.cu,
- * hrpb_build_gpu.cu, hrpb_values_gpu.cu).
+ * preprocessor (src/format/hrpb*.c) and the device code (src/kernels/hrpb_kernel.h,
+ * hrpb_tf32.cu, hrpb_build_gpu.cu, hrpb_values_gpu.cu).
  *
  * Rows are cut into panels of TM rows (16 or 32). In each panel the active
  * columns (those holding at least one entry of the panel) are compacted to the

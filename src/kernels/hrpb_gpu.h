@@ -1,8 +1,8 @@
 /* hrpb_gpu.h: the HRPB TF32 tensor-core path on the device: upload of an
  * HRPB (with its virtual panels) or its build on the device, new values in
  * place, and the launch of the kernel. Host code calls only these;
- * src/kernels/hrpb_tf32.cu, hrpb_build_gpu.cu and hrpb_values_gpu.cu
- * implement them. */
+ * src/kernels/hrpb_tf32.cu (whose kernel is in hrpb_kernel.h),
+ * hrpb_build_gpu.cu and hrpb_values_gpu.cu implement them. */
 #ifndef TCSPMM_HRPB_GPU_H
 #define TCSPMM_HRPB_GPU_H
 
