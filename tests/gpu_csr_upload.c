@@ -71,6 +71,7 @@ static void check_refused(const tcspmm_csr *A, int64_t nan_row, int64_t col_row)
     if (plan || !strstr(tcspmm_last_error(), expect))
         fprintf(stderr, "  NaN in row %lld, bad column in row %lld: '%s'\n", (long long)nan_row,
                 (long long)col_row, tcspmm_last_error());
+    if (plan) tcspmm_plan_destroy(plan);
     tcspmm_csr_free(&B);
 }
 

@@ -2,9 +2,10 @@
 # tools/plan_ab.sh: one device call comparing plan creation between versions
 # of the tree, run from the repository root. Each VARIANTS entry
 # NAME:DIR[:ENV] builds spmm_run from a copy of the tree with the files under
-# DIR laid over it ("-": the tree as it is; a DIR with a src/ folder, such
-# as a git archive of a base commit, is a whole tree and replaces it;
-# variants with the same DIR share one build; "=PATH": the
+# DIR laid over it ("-": the tree as it is; a DIR holding CMakeLists.txt,
+# include/tcspmm.h and src/, such as a git archive of a base commit, is a
+# whole tree and replaces it; variants with the same DIR share one build,
+# and a DIR that cannot be laid over is left out; "=PATH": the
 # spmm_run already built in the build folder PATH) and runs it with the
 # environment ENV ('+' for a space, e.g. CUDA_MODULE_LOADING=EAGER).
 # Per input, ROUNDS rounds in which every variant runs spmm_run --bench
@@ -27,13 +28,17 @@ names=() bins=() envs=() args=() built=()
 for spec in ${VARIANTS:-new:-}; do
   name=${spec%%:*} rest=${spec#*:}
   dir=${rest%%:*} env=$([ "$rest" = "$dir" ] || echo "${rest#*:}" | tr + ' ')
-  src=/tmp/pv-$(echo "$dir" | tr -c 'A-Za-z0-9\n' _)
+  src=/tmp/pv-$([ "$dir" = - ] && echo tree || echo "$dir" | tr -c 'A-Za-z0-9\n' _)
   bin=$src/build/spmm_run
   if [ "${dir:0:1}" = = ]; then
     bin=${dir:1}/spmm_run
   elif [[ " ${built[*]} " != *" $src "* ]]; then
-    if [ -d "$dir/src" ]; then rm -rf "$src" && cp -r "$dir" "$src"; else ab_variant_tree "$src" "$dir"; fi &&
-      built+=("$src")
+    built+=("$src")
+    if [ -f "$dir/CMakeLists.txt" ] && [ -f "$dir/include/tcspmm.h" ] && [ -d "$dir/src" ]; then
+      rm -rf "$src" && cp -r "$dir" "$src"
+    else
+      ab_variant_tree "$src" "$dir"
+    fi || { echo "$name: cannot lay $dir over the tree"; rm -rf "$src"; continue; }
     (cd "$src" && cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES=90 \
        -DTCSPMM_GIT_COMMIT="$([ "$dir" = - ] && echo "${COMMIT:-}" || echo "$name")" &&
        cmake --build build -j16 --target spmm_run) >$out/build-$name.log 2>&1 &
@@ -69,12 +74,14 @@ for inp in inputs:
         while os.path.exists(f"{out}/{tag}.{name}.{r}.json"):
             try:
                 j = json.load(open(f"{out}/{tag}.{name}.{r}.json"))
-                cus = j["cusparse_ms"]
-                vals = " | ".join("%.2f" % j.get(k, float("nan")) for k in keys)
-                print("| %s | %s | %d | %s | %s | %.3f | %.1fx | %.1fx | %s |" % (inp, name, r,
-                      j.get("path"), vals, cus, j["plan_ms"] / cus, j["plan_ms_warm"] / cus,
+                num = lambda k: j.get(k) if isinstance(j.get(k), (int, float)) else float("nan")
+                cus = num("cusparse_ms")  # NaN where missing, null or 0: no ratio
+                ratio = lambda k: "%.1fx" % (num(k) / cus) if cus > 0 else "-"
+                vals = " | ".join("%.2f" % num(k) for k in keys)
+                print("| %s | %s | %d | %s | %s | %.3f | %s | %s | %s |" % (inp, name, r,
+                      j.get("path"), vals, cus, ratio("plan_ms"), ratio("plan_ms_warm"),
                       j.get("check_pass", "-")))
-            except (ValueError, KeyError) as e:
+            except ValueError as e:
                 print("| %s | %s | %d | no result (%s) |" % (inp, name, r, e))
             r += 1
 PY

@@ -7,9 +7,9 @@
  * and C, 3xTF32) and hrpb_kernels_16bit.cu (a bf16 or fp16 B). On an H200
  * the first occupancy query of a process, which loads the module, took
  * 29-37 ms with all 106 kernels in one module and 3.1 ms with the 18 of
- * TF32's own, and the first plan of the 27-point stencil went from 30x-40x
- * one cuSPARSE SpMM to 17.5x-19.1x (bench/results/plan-first-modules-h200-
- * 2026-11-29/). The host side is hrpb_tf32.cu.
+ * TF32's own, and the first plan of the 27-point stencil went from 30x-54x
+ * one cuSPARSE SpMM to 17.5x-22.0x (one run at 45.1x; bench/results/
+ * plan-first-modules-h200-2026-11-29/). The host side is hrpb_tf32.cu.
  *
  * C = alpha*A*B + beta*C. One thread block per (virtual panel, N tile of
  * 32*WARPS columns); the grid's y dimension strides over the N tiles.

@@ -111,7 +111,7 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
     }
     free(split_of);
     g->split = split_for(precision);
-    /* every kernel of this file is compiled for the same architectures */
+    /* every kernel of hrpb_kernels_*.cu is compiled for the same architectures */
     g->dependent_launch =
         dependent_launch_supported((const void *)kernel_for(16, 1, false, true, g->split,
                                                             SP24_DATA_FP32, false));
