@@ -23,6 +23,8 @@ typedef struct bench_result {
     double typed_rel_err;   /* and its relative error against float64 (compare_to_reference) */
     int64_t typed_nonfinite;
     int typed_pass;
+    double typed_first_ms;  /* the first call of B's and C's types where one is 16-bit, host
+                               clock to the device's end (it may load its kernels); else -1 */
 } bench_result;
 
 /* Times plan (any GPU path) and cuSPARSE on A for B (cols x n) and C
@@ -31,7 +33,8 @@ typedef struct bench_result {
  * cuSPARSE with floats. The roofline counts B and C in their types. Where B
  * or C is 16-bit and typed_tol > 0, the first call of those types is checked
  * against the float64 product of the values as stored, C poisoned first
- * where beta is 0 (the float call is the caller's to check). */
+ * where beta is 0 (the float call is the caller's to check); that first
+ * call of those types is timed alone (typed_first_ms). */
 tcspmm_status bench_gpu(tcspmm_plan *plan, const tcspmm_csr *A, int64_t n, tcspmm_layout layout,
                         float alpha, float beta, tcspmm_datatype b_type, tcspmm_datatype c_type,
                         int reps, uint64_t seed, double typed_tol, bench_result *out);

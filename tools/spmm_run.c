@@ -529,6 +529,7 @@ static int run(const args *a, const tcspmm_csr *A, const tcspmm_csr *source, tcs
                                b.typed_pass ? "PASS" : "FAIL");
                     if (!b.typed_pass) status = 1;
                 }
+                if (b.typed_first_ms >= 0) record_num(r, "typed_first_call_ms", b.typed_first_ms);
                 record_num(r, "time_ms", b.time_ms);
                 record_num(r, "time_spread", b.time_spread);
                 record_str(r, "b_type", types_name(a->b_type));

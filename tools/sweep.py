@@ -40,6 +40,7 @@ KNOWN_KEYS = [
     "roofline_frac", "min_bytes", "copy_gbs", "reps",
     "check_pass", "check_rel_err", "check_max_abs_err", "typed_check_pass", "typed_check_rel_err",
     "read_ms", "plan_ms", "plan_ms_warm", "preprocess_ms", "upload_ms", "first_call_ms",
+    "typed_first_call_ms",
     "panels", "blocks", "bricks", "hrpb_bytes", "csr_bytes",
     "blocks_per_panel_min", "blocks_per_panel_median", "blocks_per_panel_max",
     "virtual_panels", "split_panels", "waves", "has_gpu", "device", "commit", "date",
