@@ -46,7 +46,7 @@ static void check_round_trip(const tcspmm_csr *A, int pattern, const char *what)
 static void check_plans(const tcspmm_csr *A, const char *what)
 {
     const tcspmm_path paths[] = {TCSPMM_PATH_HRPB, TCSPMM_PATH_CUSPARSE, TCSPMM_PATH_AUTO};
-    for (int p = 0; p < 3; p++) {
+    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
         tcspmm_plan *plan = tests_plan(A, paths[p], 0);
         if (!plan) continue;
         tests_check_spmm(plan, A, 7, 3, 0, 1e-3, 4100 + (uint64_t)p, NULL, what);

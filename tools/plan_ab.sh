@@ -2,10 +2,9 @@
 # tools/plan_ab.sh: one device call comparing plan creation between versions
 # of the tree, run from the repository root. Each VARIANTS entry
 # NAME:DIR[:ENV] builds spmm_run from a copy of the tree with the files under
-# DIR laid over it ("-": the tree as it is; a DIR holding CMakeLists.txt,
-# include/tcspmm.h and src/, such as a git archive of a base commit, is a
-# whole tree and replaces it; variants with the same DIR share one build,
-# and a DIR that cannot be laid over is left out; "=PATH": the
+# DIR laid over it (ab_variant_tree: "-" the tree as it is, a base commit's
+# archive a whole tree; variants with the same DIR share one build, and a
+# DIR that cannot be laid over is left out; "=PATH": the
 # spmm_run already built in the build folder PATH) and runs it with the
 # environment ENV ('+' for a space, e.g. CUDA_MODULE_LOADING=EAGER).
 # Per input, ROUNDS rounds in which every variant runs spmm_run --bench
@@ -34,11 +33,7 @@ for spec in ${VARIANTS:-new:-}; do
     bin=${dir:1}/spmm_run
   elif [[ " ${built[*]} " != *" $src "* ]]; then
     built+=("$src")
-    if [ -f "$dir/CMakeLists.txt" ] && [ -f "$dir/include/tcspmm.h" ] && [ -d "$dir/src" ]; then
-      rm -rf "$src" && cp -r "$dir" "$src"
-    else
-      ab_variant_tree "$src" "$dir"
-    fi || { echo "$name: cannot lay $dir over the tree"; rm -rf "$src"; continue; }
+    ab_variant_tree "$src" "$dir" || { echo "$name: cannot lay $dir over the tree"; rm -rf "$src"; continue; }
     (cd "$src" && cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES=90 \
        -DTCSPMM_GIT_COMMIT="$([ "$dir" = - ] && echo "${COMMIT:-}" || echo "$name")" &&
        cmake --build build -j16 --target spmm_run) >$out/build-$name.log 2>&1 &

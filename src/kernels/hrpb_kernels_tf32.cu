@@ -1,5 +1,6 @@
-/* hrpb_kernels_tf32.cu: the HRPB kernel's instances for a float B and C in TF32
- * (hrpb_kernel.h): a module of their own, loaded at the first use of one. */
+/* hrpb_kernels_tf32.cu: the HRPB kernel's instances for a float B and C in
+ * TF32 (hrpb_kernel.h): a module of their own, loaded at the first use of
+ * one. */
 #include "hrpb_kernel.h"
 
 HRPB_KERNEL_FAMILY(false, SP24_DATA_FP32, SP24_DATA_FP32);
