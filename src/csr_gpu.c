@@ -2,12 +2,14 @@
  * (csr_gpu.h), the checks of a caller's device CSR, and
  * tcspmm_csr_free_device.
  *
- * Large arrays go up through two small pinned staging buffers: all host
- * threads copy a piece into one while the copy engine sends the other. On
- * the lent H100's host a plain cudaMemcpy from pageable memory ran at 7-10
- * GB/s, this at about 16 GB/s (pinning included); pinning costs about 0.5 ms
- * per MB, and 4 or 8 MB buffers were no faster (bench/NOTES.md), hence 2 MB
- * buffers, and below 16 MB the plain copy (csr_gpu_upload_staged). */
+ * Large arrays go up through three staging buffers that the host's threads
+ * fill in turn while the copy engine sends the others. The buffers are
+ * ordinary memory on huge pages, page-locked with cudaHostRegister for the
+ * one upload: on the lent H200's host that cost 0.13-0.3 ms per MB, where
+ * cudaMallocHost cost 0.5-0.6; and larger buffers send faster (2, 4, 8 MB:
+ * 24, 31-33, 45 GB/s), so a larger upload gets larger ones
+ * (csr_gpu_stage_bytes; bench/results/upload-stages-h200-2026-11-29/).
+ * Below 16 MB, a plain cudaMemcpy (csr_gpu_upload_staged). */
 #include "csr_gpu.h"
 
 #include "device_copy.h"
@@ -16,25 +18,38 @@
 
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-enum { STAGE_BYTES = 2 << 20, PIECE = 64 << 10 };
+enum { STAGES = 3, PIECE = 64 << 10 };
 
 typedef struct stager {
-    void *buf[2];
-    cudaEvent_t sent[2]; /* buf[i] may be refilled once sent[i] has passed */
+    char *area;                /* STAGES buffers of stage_bytes, page-locked */
+    size_t stage_bytes;
+    cudaEvent_t sent[STAGES];  /* buffer i may be refilled once sent[i] has passed */
     cudaStream_t stream;
-    int next;
+    int next, registered;
 } stager;
 
-static tcspmm_status stager_open(stager *s)
+size_t csr_gpu_stage_bytes(size_t upload_bytes)
+{
+    const size_t MB = (size_t)1 << 20;
+    return upload_bytes < 128 * MB ? 2 * MB : upload_bytes < 256 * MB ? 4 * MB : 8 * MB;
+}
+
+static tcspmm_status stager_open(stager *s, size_t upload_bytes)
 {
     memset(s, 0, sizeof *s);
+    s->stage_bytes = csr_gpu_stage_bytes(upload_bytes);
     TCSPMM_TRY(TCSPMM_CUDA(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking)));
-    for (int i = 0; i < 2; i++) {
-        TCSPMM_TRY(TCSPMM_CUDA(cudaMallocHost(&s->buf[i], STAGE_BYTES)));
+    for (int i = 0; i < STAGES; i++)
         TCSPMM_TRY(TCSPMM_CUDA(cudaEventCreateWithFlags(&s->sent[i], cudaEventDisableTiming)));
-    }
+    s->area = large_alloc(STAGES * s->stage_bytes);
+    if (!s->area)
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "upload: cannot allocate %zu MB of staging",
+                           STAGES * s->stage_bytes >> 20);
+    TCSPMM_TRY(TCSPMM_CUDA(cudaHostRegister(s->area, STAGES * s->stage_bytes, cudaHostRegisterDefault)));
+    s->registered = 1;
     return TCSPMM_SUCCESS;
 }
 
@@ -42,22 +57,22 @@ static tcspmm_status stager_open(stager *s)
 static tcspmm_status stager_close(stager *s)
 {
     tcspmm_status st = s->stream ? TCSPMM_CUDA(cudaStreamSynchronize(s->stream)) : TCSPMM_SUCCESS;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < STAGES; i++)
         if (s->sent[i]) cudaEventDestroy(s->sent[i]);
-        cudaFreeHost(s->buf[i]);
-    }
+    if (s->registered) cudaHostUnregister(s->area);
+    free(s->area);
     if (s->stream) cudaStreamDestroy(s->stream);
     return st;
 }
 
 static tcspmm_status stager_send(stager *s, void *dst, const void *src, size_t bytes)
 {
-    for (size_t off = 0; off < bytes; off += STAGE_BYTES) {
-        const size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
+    for (size_t off = 0; off < bytes; off += s->stage_bytes) {
+        const size_t len = bytes - off < s->stage_bytes ? bytes - off : s->stage_bytes;
         const int i = s->next;
-        s->next ^= 1;
+        s->next = (s->next + 1) % STAGES;
         TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(s->sent[i])));
-        char *stage = s->buf[i];
+        char *stage = s->area + (size_t)i * s->stage_bytes;
         const char *from = (const char *)src + off;
         const int64_t pieces = (int64_t)((len + PIECE - 1) / PIECE);
 #pragma omp parallel for schedule(static)
@@ -101,7 +116,7 @@ static tcspmm_status copy_arrays(const tcspmm_csr *A, stager *s, enum cudaMemcpy
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out)
 {
     stager s = {0};
-    tcspmm_status st = csr_gpu_upload_staged(A) ? stager_open(&s) : TCSPMM_SUCCESS;
+    tcspmm_status st = csr_gpu_upload_staged(A) ? stager_open(&s, csr_gpu_upload_bytes(A)) : TCSPMM_SUCCESS;
     if (!st) st = copy_arrays(A, &s, cudaMemcpyHostToDevice, out);
     tcspmm_status closed = stager_close(&s);
     if (!st) st = closed;

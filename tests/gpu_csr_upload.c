@@ -2,7 +2,8 @@
  * A CSR of 16 MB or more goes up through pinned staging buffers in pieces
  * (csr_gpu_upload_staged), a smaller one by one copy: for both, with values and as
  * a pattern, the download gives back every byte of row_ptr, col_idx and
- * values; and plans from the large CSR on the HRPB and cuSPARSE paths (which
+ * values (also of a CSR large enough for larger staging buffers); and
+ * plans from the large CSR on the HRPB and cuSPARSE paths (which
  * upload it) multiply within 1e-3 of float64. The large arrays' lengths are
  * not multiples of the staging pieces.
  *
@@ -104,6 +105,12 @@ int main(void)
         check_round_trip(&big, pattern, "staged upload");
         check_round_trip(&small, pattern, "plain upload");
     }
+    tcspmm_csr larger; /* about 17M entries, 138 MB: staged in 4 MB buffers, not 2 */
+    CHECK_OK(matgen_random(200003, 4001, 0.0213, 4004, &larger));
+    CHECK(csr_gpu_stage_bytes(csr_gpu_upload_bytes(&big)) == (2u << 20) &&
+          csr_gpu_stage_bytes(csr_gpu_upload_bytes(&larger)) == (4u << 20));
+    check_round_trip(&larger, 0, "staged upload in 4 MB buffers");
+    tcspmm_csr_free(&larger);
     check_plans(&big, "plans from the staged upload's matrix");
     int64_t r1 = 20001, r2 = 70001; /* rows with two entries or more */
     while (big.row_ptr[r1 + 1] - big.row_ptr[r1] < 2) r1++;
