@@ -9,7 +9,8 @@
  * cudaMallocHost cost 0.5-0.6; and larger buffers send faster (2, 4, 8 MB:
  * 24, 31-33, 45 GB/s), so a larger upload gets larger ones
  * (csr_gpu_stage_bytes; bench/results/upload-stages-h200-2026-11-29/).
- * Below 16 MB, a plain cudaMemcpy (csr_gpu_upload_staged). */
+ * Below 16 MB, or on a device that cannot page-lock such memory, a plain
+ * cudaMemcpy (csr_gpu_upload_staged). */
 #include "csr_gpu.h"
 
 #include "device_copy.h"
@@ -113,10 +114,22 @@ static tcspmm_status copy_arrays(const tcspmm_csr *A, stager *s, enum cudaMemcpy
     return st;
 }
 
+/* Whether the current device can page-lock ordinary host memory (where it
+ * cannot, large arrays go by plain copies too). */
+static int host_register_supported(void)
+{
+    int dev, supported = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&supported, cudaDevAttrHostRegisterSupported, dev) != cudaSuccess)
+        cudaGetLastError();
+    return supported;
+}
+
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out)
 {
     stager s = {0};
-    tcspmm_status st = csr_gpu_upload_staged(A) ? stager_open(&s, csr_gpu_upload_bytes(A)) : TCSPMM_SUCCESS;
+    const int staged = csr_gpu_upload_staged(A) && host_register_supported();
+    tcspmm_status st = staged ? stager_open(&s, csr_gpu_upload_bytes(A)) : TCSPMM_SUCCESS;
     if (!st) st = copy_arrays(A, &s, cudaMemcpyHostToDevice, out);
     tcspmm_status closed = stager_close(&s);
     if (!st) st = closed;
