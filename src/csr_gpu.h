@@ -32,23 +32,12 @@ static inline int csr_gpu_fits(int64_t rows, int64_t nnz)
 tcspmm_status csr_gpu_check_caller_sizes(const tcspmm_csr *dA, const char *fn, const char *host_fn);
 tcspmm_status csr_gpu_check_caller_arrays(const tcspmm_csr *dA, const char *fn, const char *host_fn);
 
-/* Whether csr_gpu_upload sends A through pinned staging buffers
- * (csr_gpu.c): where its arrays hold 16 MB or more in all; smaller ones go
- * by a plain cudaMemcpy. */
-static inline int csr_gpu_upload_staged(const tcspmm_csr *A)
-{
-    return ((size_t)A->rows + 1) * sizeof(int64_t) + (size_t)A->nnz * 8 >= (16u << 20);
-}
-
-/* The bytes csr_gpu_upload sends for A (no values for a pattern). */
+/* The bytes csr_gpu_upload sends for A (no values for a pattern); from 16
+ * MB they go through staging buffers (host_upload.h). */
 static inline size_t csr_gpu_upload_bytes(const tcspmm_csr *A)
 {
     return ((size_t)A->rows + 1) * sizeof(int64_t) + (size_t)A->nnz * (A->values ? 8 : 4);
 }
-
-/* The size of each staging buffer of a staged upload of upload_bytes: 2 MB
- * below 128 MB, 4 MB below 256 MB, else 8 MB. */
-size_t csr_gpu_stage_bytes(size_t upload_bytes);
 
 /* Copies a validated host CSR to the current device (only row_ptr and
  * col_idx where A->values is NULL: a pattern). */

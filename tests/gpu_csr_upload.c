@@ -1,6 +1,6 @@
 /* gpu_csr_upload.c: the upload of a host CSR to the device (csr_gpu_upload).
- * A CSR of 16 MB or more goes up through pinned staging buffers in pieces
- * (csr_gpu_upload_staged), a smaller one by one copy: for both, with values and as
+ * A CSR of 16 MB or more goes up through page-locked staging buffers in
+ * pieces (host_upload_staged), a smaller one by one copy: for both, with values and as
  * a pattern, the download gives back every byte of row_ptr, col_idx and
  * values (also of a CSR large enough for larger staging buffers); and
  * plans from the large CSR on the HRPB and cuSPARSE paths (which
@@ -19,6 +19,7 @@
 #include "csr_gpu.h"
 #include "format/csr.h"
 #include "harness.h"
+#include "host_upload.h"
 #include "matgen.h"
 #include "rng.h"
 
@@ -96,10 +97,15 @@ int main(void)
 {
     tests_require_gpu();
     tcspmm_csr big, small;
-    /* about 2.3M entries: 0.8 MB of row_ptr, 9.2 MB each of col_idx and values */
-    CHECK_OK(matgen_random(100003, 997, 0.0231, 4001, &big));
+    /* about 4.2M entries: 0.8 MB of row_ptr, 16.7 MB each of col_idx and values */
+    CHECK_OK(matgen_random(100003, 997, 0.042, 4001, &big));
     CHECK_OK(matgen_random(1003, 517, 0.05, 4002, &small));
-    CHECK(csr_gpu_upload_staged(&big) && !csr_gpu_upload_staged(&small));
+    tcspmm_csr big_pattern = big, small_pattern = small;
+    big_pattern.values = small_pattern.values = NULL;
+    CHECK(host_upload_staged(csr_gpu_upload_bytes(&big)) &&
+          host_upload_staged(csr_gpu_upload_bytes(&big_pattern)) &&
+          !host_upload_staged(csr_gpu_upload_bytes(&small)) &&
+          !host_upload_staged(csr_gpu_upload_bytes(&small_pattern)));
     CHECK(((size_t)big.nnz * 4) % (64 << 10) != 0);
     for (int pattern = 0; pattern < 2; pattern++) {
         check_round_trip(&big, pattern, "staged upload");
@@ -107,8 +113,8 @@ int main(void)
     }
     tcspmm_csr larger; /* about 17M entries, 138 MB: staged in 4 MB buffers, not 2 */
     CHECK_OK(matgen_random(200003, 4001, 0.0213, 4004, &larger));
-    CHECK(csr_gpu_stage_bytes(csr_gpu_upload_bytes(&big)) == (2u << 20) &&
-          csr_gpu_stage_bytes(csr_gpu_upload_bytes(&larger)) == (4u << 20));
+    CHECK(host_upload_stage_bytes(csr_gpu_upload_bytes(&big)) == (2u << 20) &&
+          host_upload_stage_bytes(csr_gpu_upload_bytes(&larger)) == (4u << 20));
     check_round_trip(&larger, 0, "staged upload in 4 MB buffers");
     tcspmm_csr_free(&larger);
     check_plans(&big, "plans from the staged upload's matrix");
@@ -123,7 +129,7 @@ int main(void)
 
     tcspmm_csr pairs;
     dense_pattern_1to2(4201, 512, 4003, &pairs);
-    CHECK(csr_gpu_upload_staged(&pairs) && sparse24_detect(&pairs, 0) == SP24_1TO2 &&
+    CHECK(host_upload_staged(csr_gpu_upload_bytes(&pairs)) && sparse24_detect(&pairs, 0) == SP24_1TO2 &&
           sparse24_detect(&pairs, 1) == SP24_NONE);
     tcspmm_plan *plan = tests_plan(&pairs, TCSPMM_PATH_AUTO, 0);
     if (plan) {

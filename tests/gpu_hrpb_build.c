@@ -2,7 +2,8 @@
  * generated edge cases, matrices without rows or columns, a larger random
  * matrix and the bundled matrices, at
  * both panel heights: the same block_ptr, active_cols, size_ptr and packed
- * bytes, the same counts and the same metrics.
+ * bytes, the same counts and the same metrics. And a large host-built HRPB
+ * uploaded (hrpb_gpu_upload) holds the same bytes on the device.
  *
  * `gpu_hrpb_build FILE...` compares on the given files instead and prints,
  * for each, the host build's time (16-row panels, all threads) beside the
@@ -17,7 +18,9 @@
 #include "error.h"
 #include "format/hrpb.h"
 #include "harness.h"
+#include "host_upload.h"
 #include "kernels/hrpb_gpu_internal.h"
+#include "loadbalance/wave_split.h"
 #include "matgen.h"
 
 /* A host copy of bytes bytes of device memory (never NULL). */
@@ -131,6 +134,36 @@ static void test_generated(void)
     }
 }
 
+/* A host-built HRPB of more than 16 MB with a row map goes to the device
+ * through the staging buffers (hrpb_gpu_upload, host_upload.h): the device
+ * arrays hold its bytes. */
+static void test_host_upload(void)
+{
+    tcspmm_csr A; /* about 4.2M entries: the packed blocks alone hold over 16 MB */
+    CHECK_OK(matgen_random(100003, 997, 0.042, 96, &A));
+    hrpb h;
+    CHECK_OK(hrpb_build(&A, 16, 0, &h));
+    h.row_map = malloc((size_t)h.rows * sizeof(int64_t)); /* hrpb_free frees it */
+    CHECK(h.row_map != NULL);
+    for (int64_t i = 0; h.row_map && i < h.rows; i++) h.row_map[i] = h.rows - 1 - i;
+    const size_t nb = (size_t)h.num_blocks;
+    const size_t bytes = (nb + 1) * sizeof(int64_t) + nb * HRPB_TK * sizeof(int32_t) +
+                         (size_t)h.size_ptr[nb] + (size_t)h.rows * sizeof(int64_t);
+    CHECK(host_upload_staged(bytes));
+    wave_split w;
+    CHECK_OK(wave_split_build(&h, 1, 132, 4, &w));
+    hrpb_gpu *g = NULL;
+    CHECK_OK(hrpb_gpu_upload(&h, &w, TCSPMM_PRECISION_TF32, &g));
+    CHECK(g && same_bytes(g->size_ptr, h.size_ptr, (nb + 1) * sizeof(int64_t)) &&
+          same_bytes(g->active_cols, h.active_cols, nb * HRPB_TK * sizeof(int32_t)) &&
+          same_bytes(g->packed, h.packed, (size_t)h.size_ptr[nb]) &&
+          same_bytes(g->row_map, h.row_map, (size_t)h.rows * sizeof(int64_t)));
+    hrpb_gpu_free(g);
+    wave_split_free(&w);
+    hrpb_free(&h);
+    tcspmm_csr_free(&A);
+}
+
 static int is_mtx(const char *name)
 {
     const char *dot = strstr(name, ".mtx");
@@ -204,6 +237,7 @@ int main(int argc, char **argv)
     }
     test_arguments();
     test_generated();
+    test_host_upload();
     test_bundled();
     return tests_finish();
 }

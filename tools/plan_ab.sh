@@ -11,8 +11,8 @@
 # --json in a new process, in turn; the table (table.md) gives plan_ms (the
 # process's first plan), plan_ms_warm, upload_ms and preprocess_ms (of the
 # first plan) and the plans' ratios to the best cuSPARSE SpMM of the same
-# process. TREE_ARGS: more spmm_run arguments for the "-" variants (e.g.
-# --check). The JSON and logs go into $OUT/plan-ab.tgz.
+# process. ARGS: more spmm_run arguments for every variant (e.g.
+# --precision fp16); TREE_ARGS: more for the "-" variants (e.g. --check). The JSON and logs go into $OUT/plan-ab.tgz.
 #   VARIANTS="base:.devbase new:-" ROUNDS=3 REPS=20 bash tools/plan_ab.sh INPUT...
 set -uo pipefail
 OUT=${OUT:-/tmp/plan-ab-out}
@@ -49,7 +49,7 @@ for input in "$@"; do
   tag=$(echo "$input" | tr ':/' '__')
   for r in $(seq 1 "$ROUNDS"); do
     for i in "${!names[@]}"; do
-      env ${envs[$i]} "${bins[$i]}" "$input" --bench --reps "$REPS" --json ${args[$i]} \
+      env ${envs[$i]} "${bins[$i]}" "$input" --bench --reps "$REPS" --json ${ARGS:-} ${args[$i]} \
         >$out/$tag.${names[$i]}.$r.json 2>$out/$tag.${names[$i]}.$r.err ||
         echo "${names[$i]} $input round $r: exit $?"
     done

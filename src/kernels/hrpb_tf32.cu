@@ -9,6 +9,7 @@
 
 #include "../device_copy.h"
 #include "../error.h"
+#include "../host_upload.h"
 #include "hrpb_kernel.h"
 
 /* Warps per thread block for n columns: fewer for small n (paper, 3.3). */
@@ -161,16 +162,17 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
     g->rows = h->rows;
     g->cols = h->cols;
     const size_t nb = (size_t)h->num_blocks;
-    const cudaMemcpyKind up = cudaMemcpyHostToDevice;
-    tcspmm_status st = device_copy_in((void **)&g->size_ptr, h->size_ptr,
-                                      (nb + 1) * sizeof(int64_t), up);
-    if (!st)
-        st = device_copy_in((void **)&g->active_cols, h->active_cols,
-                            nb * HRPB_TK * sizeof(int32_t), up);
-    if (!st) st = device_copy_in((void **)&g->packed, h->packed, (size_t)h->size_ptr[nb], up);
-    if (!st && h->row_map)
-        st = device_copy_in((void **)&g->row_map, h->row_map, (size_t)h->rows * sizeof(int64_t),
-                            up);
+    const size_t size_bytes = (nb + 1) * sizeof(int64_t), cols_bytes = nb * HRPB_TK * sizeof(int32_t);
+    const size_t packed_bytes = (size_t)h->size_ptr[nb];
+    const size_t map_bytes = h->row_map ? (size_t)h->rows * sizeof(int64_t) : 0;
+    host_upload u;
+    tcspmm_status st = host_upload_open(&u, size_bytes + cols_bytes + packed_bytes + map_bytes);
+    if (!st) st = host_upload_copy(&u, (void **)&g->size_ptr, h->size_ptr, size_bytes);
+    if (!st) st = host_upload_copy(&u, (void **)&g->active_cols, h->active_cols, cols_bytes);
+    if (!st) st = host_upload_copy(&u, (void **)&g->packed, h->packed, packed_bytes);
+    if (!st) st = host_upload_copy(&u, (void **)&g->row_map, h->row_map, map_bytes);
+    const tcspmm_status closed = host_upload_close(&u);
+    if (!st) st = closed;
     if (!st) st = hrpb_gpu_set_split(g, w, precision);
     if (st) {
         hrpb_gpu_free(g);

@@ -7,6 +7,7 @@
 #include "../device_copy.h"
 #include "../error.h"
 #include "../gpu_timer.h"
+#include "../host_upload.h"
 #include "c_store.h"
 #include "dependent_launch.h"
 
@@ -450,8 +451,12 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     tcspmm_status st = TCSPMM_CUDA(cudaGetDevice(&device));
     if (!st) st = TCSPMM_CUDA(cudaDeviceGetAttribute(&g->num_sms, cudaDevAttrMultiProcessorCount,
                                                      device));
-    if (!st) st = device_copy_in(&g->values, s->values, vbytes, cudaMemcpyHostToDevice);
-    if (!st) st = device_copy_in((void **)&g->meta, s->meta, ebytes, cudaMemcpyHostToDevice);
+    host_upload u = {0}; /* closed below also when not opened */
+    if (!st) st = host_upload_open(&u, vbytes + ebytes);
+    if (!st) st = host_upload_copy(&u, &g->values, s->values, vbytes);
+    if (!st) st = host_upload_copy(&u, (void **)&g->meta, s->meta, ebytes);
+    const tcspmm_status closed = host_upload_close(&u);
+    if (!st) st = closed;
     const int big = big_tiles_fit();
     g->kernel = sp24_kernel_default();
     if (!st) {

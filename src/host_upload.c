@@ -1,0 +1,95 @@
+/* host_upload.c: uploads of host arrays (host_upload.h).
+ *
+ * A large upload goes through three staging buffers that the host's threads
+ * fill in turn while the copy engine sends the others. The buffers are
+ * ordinary memory on huge pages (large_alloc), page-locked with
+ * cudaHostRegister for the one upload: on the lent H200's host that cost
+ * 0.13-0.3 ms per MB, where cudaMallocHost cost 0.5-0.6; and larger buffers
+ * send faster (2, 4, 8 MB: 24, 31-33, 45 GB/s), so a larger upload gets
+ * larger ones. A plain cudaMemcpy from pageable memory ran at 6 GB/s there
+ * (bench/results/upload-stages-h200-2026-11-29/). */
+#include "host_upload.h"
+
+#include "device_copy.h"
+#include "error.h"
+#include "format/csr.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PIECE = 64 << 10 }; /* what one host thread copies at a time */
+
+size_t host_upload_stage_bytes(size_t total_bytes)
+{
+    const size_t MB = (size_t)1 << 20;
+    return total_bytes < 128 * MB ? 2 * MB : total_bytes < 256 * MB ? 4 * MB : 8 * MB;
+}
+
+/* Whether the current device can page-lock ordinary host memory. */
+static int host_register_supported(void)
+{
+    int dev, supported = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&supported, cudaDevAttrHostRegisterSupported, dev) != cudaSuccess)
+        cudaGetLastError();
+    return supported;
+}
+
+tcspmm_status host_upload_open(host_upload *u, size_t total_bytes)
+{
+    memset(u, 0, sizeof *u);
+    if (!host_upload_staged(total_bytes) || !host_register_supported()) return TCSPMM_SUCCESS;
+    u->stage_bytes = host_upload_stage_bytes(total_bytes);
+    const size_t area_bytes = HOST_UPLOAD_STAGES * u->stage_bytes;
+    TCSPMM_TRY(TCSPMM_CUDA(cudaStreamCreateWithFlags(&u->stream, cudaStreamNonBlocking)));
+    for (int i = 0; i < HOST_UPLOAD_STAGES; i++)
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventCreateWithFlags(&u->sent[i], cudaEventDisableTiming)));
+    u->area = large_alloc(area_bytes);
+    if (!u->area)
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "upload: cannot allocate %zu MB of staging",
+                           area_bytes >> 20);
+    TCSPMM_TRY(TCSPMM_CUDA(cudaHostRegister(u->area, area_bytes, cudaHostRegisterDefault)));
+    u->registered = 1;
+    return TCSPMM_SUCCESS;
+}
+
+/* Sends bytes bytes of src to dst through the staging buffers. */
+static tcspmm_status send_staged(host_upload *u, char *dst, const char *src, size_t bytes)
+{
+    for (size_t off = 0; off < bytes; off += u->stage_bytes) {
+        const size_t len = bytes - off < u->stage_bytes ? bytes - off : u->stage_bytes;
+        const int i = u->next;
+        u->next = (u->next + 1) % HOST_UPLOAD_STAGES;
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventSynchronize(u->sent[i])));
+        char *stage = u->area + (size_t)i * u->stage_bytes;
+        const int64_t pieces = (int64_t)((len + PIECE - 1) / PIECE);
+#pragma omp parallel for schedule(static)
+        for (int64_t p = 0; p < pieces; p++) {
+            const size_t at = (size_t)p * PIECE;
+            memcpy(stage + at, src + off + at, len - at < PIECE ? len - at : PIECE);
+        }
+        TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(dst + off, stage, len, cudaMemcpyHostToDevice, u->stream)));
+        TCSPMM_TRY(TCSPMM_CUDA(cudaEventRecord(u->sent[i], u->stream)));
+    }
+    return TCSPMM_SUCCESS;
+}
+
+tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size_t bytes)
+{
+    if (!u->registered || bytes == 0) return device_copy_in(dst, src, bytes, cudaMemcpyHostToDevice);
+    TCSPMM_TRY(device_alloc(dst, bytes));
+    return send_staged(u, (char *)*dst, (const char *)src, bytes);
+}
+
+tcspmm_status host_upload_close(host_upload *u)
+{
+    tcspmm_status st = u->stream ? TCSPMM_CUDA(cudaStreamSynchronize(u->stream)) : TCSPMM_SUCCESS;
+    for (int i = 0; i < HOST_UPLOAD_STAGES; i++)
+        if (u->sent[i]) cudaEventDestroy(u->sent[i]);
+    if (u->registered) cudaHostUnregister(u->area);
+    free(u->area);
+    if (u->stream) cudaStreamDestroy(u->stream);
+    memset(u, 0, sizeof *u);
+    return st;
+}
