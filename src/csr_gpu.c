@@ -37,11 +37,11 @@ static tcspmm_status copy_arrays(const tcspmm_csr *A, host_upload *u, csr_gpu *o
 
 tcspmm_status csr_gpu_upload(const tcspmm_csr *A, csr_gpu *out)
 {
+    memset(out, 0, sizeof *out);
     host_upload u;
     tcspmm_status st = host_upload_open(&u, csr_gpu_upload_bytes(A));
     if (!st) st = copy_arrays(A, &u, out);
-    tcspmm_status closed = host_upload_close(&u);
-    if (!st) st = closed;
+    st = host_upload_close(&u, st);
     if (st) csr_gpu_free(out);
     return st;
 }

@@ -7,7 +7,8 @@
  * 0.13-0.3 ms per MB, where cudaMallocHost cost 0.5-0.6; and larger buffers
  * send faster (2, 4, 8 MB: 24, 31-33, 45 GB/s), so a larger upload gets
  * larger ones. A plain cudaMemcpy from pageable memory ran at 6 GB/s there
- * (bench/results/upload-stages-h200-2026-11-29/). */
+ * (bench/results/upload-stages-h200-2026-11-29/); it is what an upload does
+ * where the staging cannot be allocated or page-locked. */
 #include "host_upload.h"
 
 #include "device_copy.h"
@@ -46,11 +47,13 @@ tcspmm_status host_upload_open(host_upload *u, size_t total_bytes)
     for (int i = 0; i < HOST_UPLOAD_STAGES; i++)
         TCSPMM_TRY(TCSPMM_CUDA(cudaEventCreateWithFlags(&u->sent[i], cudaEventDisableTiming)));
     u->area = large_alloc(area_bytes);
-    if (!u->area)
-        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY, "upload: cannot allocate %zu MB of staging",
-                           area_bytes >> 20);
-    TCSPMM_TRY(TCSPMM_CUDA(cudaHostRegister(u->area, area_bytes, cudaHostRegisterDefault)));
-    u->registered = 1;
+    if (u->area && cudaHostRegister(u->area, area_bytes, cudaHostRegisterDefault) == cudaSuccess) {
+        u->registered = 1;
+        return TCSPMM_SUCCESS;
+    }
+    if (u->area) cudaGetLastError(); /* the registration's error */
+    free(u->area); /* staging only speeds the upload up: without it, plain copies */
+    u->area = NULL;
     return TCSPMM_SUCCESS;
 }
 
@@ -82,9 +85,10 @@ tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size
     return send_staged(u, (char *)*dst, (const char *)src, bytes);
 }
 
-tcspmm_status host_upload_close(host_upload *u)
+tcspmm_status host_upload_close(host_upload *u, tcspmm_status st)
 {
-    tcspmm_status st = u->stream ? TCSPMM_CUDA(cudaStreamSynchronize(u->stream)) : TCSPMM_SUCCESS;
+    if (u->stream && st) cudaStreamSynchronize(u->stream); /* the first error's message stays */
+    else if (u->stream) st = TCSPMM_CUDA(cudaStreamSynchronize(u->stream));
     for (int i = 0; i < HOST_UPLOAD_STAGES; i++)
         if (u->sent[i]) cudaEventDestroy(u->sent[i]);
     if (u->registered) cudaHostUnregister(u->area);

@@ -34,7 +34,8 @@ static inline int host_upload_staged(size_t total_bytes)
  * below 128 MB, 4 MB below 256 MB, else 8 MB. */
 size_t host_upload_stage_bytes(size_t total_bytes);
 
-/* Starts an upload of about total_bytes on the current device. */
+/* Starts an upload of about total_bytes on the current device (staged
+ * where host_upload_staged says so and the staging can be set up). */
 tcspmm_status host_upload_open(host_upload *u, size_t total_bytes);
 
 /* *dst = a fresh device copy of bytes bytes of the host array src; NULL,
@@ -42,9 +43,10 @@ tcspmm_status host_upload_open(host_upload *u, size_t total_bytes);
  * until host_upload_close. */
 tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size_t bytes);
 
-/* Waits for the copies and frees the staging; returns the first error.
- * Also for an upload whose opening failed, or a zeroed one. */
-tcspmm_status host_upload_close(host_upload *u);
+/* Waits for the copies and frees the staging (also of an upload whose
+ * opening failed, or a zeroed one); returns st, the caller's status so
+ * far, where that is an error (keeping its message), else the wait's. */
+tcspmm_status host_upload_close(host_upload *u, tcspmm_status st);
 
 #ifdef __cplusplus
 }

@@ -97,14 +97,14 @@ int main(void)
 {
     tests_require_gpu();
     tcspmm_csr big, small;
-    /* about 4.2M entries: 0.8 MB of row_ptr, 16.7 MB each of col_idx and values */
+    /* about 4.2M entries: 0.8 MB of row_ptr, 16.7 MB (10^6 bytes) each of col_idx and values */
     CHECK_OK(matgen_random(100003, 997, 0.042, 4001, &big));
     CHECK_OK(matgen_random(1003, 517, 0.05, 4002, &small));
     tcspmm_csr big_pattern = big, small_pattern = small;
     big_pattern.values = small_pattern.values = NULL;
-    CHECK(host_upload_staged(csr_gpu_upload_bytes(&big)) &&
-          host_upload_staged(csr_gpu_upload_bytes(&big_pattern)) &&
-          !host_upload_staged(csr_gpu_upload_bytes(&small)) &&
+    tests_check_staged(csr_gpu_upload_bytes(&big), 2u << 20, "the large CSR");
+    tests_check_staged(csr_gpu_upload_bytes(&big_pattern), 2u << 20, "the large pattern");
+    CHECK(!host_upload_staged(csr_gpu_upload_bytes(&small)) &&
           !host_upload_staged(csr_gpu_upload_bytes(&small_pattern)));
     CHECK(((size_t)big.nnz * 4) % (64 << 10) != 0);
     for (int pattern = 0; pattern < 2; pattern++) {
@@ -113,8 +113,7 @@ int main(void)
     }
     tcspmm_csr larger; /* about 17M entries, 138 MB: staged in 4 MB buffers, not 2 */
     CHECK_OK(matgen_random(200003, 4001, 0.0213, 4004, &larger));
-    CHECK(host_upload_stage_bytes(csr_gpu_upload_bytes(&big)) == (2u << 20) &&
-          host_upload_stage_bytes(csr_gpu_upload_bytes(&larger)) == (4u << 20));
+    tests_check_staged(csr_gpu_upload_bytes(&larger), 4u << 20, "the larger CSR");
     check_round_trip(&larger, 0, "staged upload in 4 MB buffers");
     tcspmm_csr_free(&larger);
     check_plans(&big, "plans from the staged upload's matrix");
@@ -129,7 +128,8 @@ int main(void)
 
     tcspmm_csr pairs;
     dense_pattern_1to2(4201, 512, 4003, &pairs);
-    CHECK(host_upload_staged(csr_gpu_upload_bytes(&pairs)) && sparse24_detect(&pairs, 0) == SP24_1TO2 &&
+    tests_check_staged(csr_gpu_upload_bytes(&pairs), 2u << 20, "the dense 1:2 pattern");
+    CHECK(sparse24_detect(&pairs, 0) == SP24_1TO2 &&
           sparse24_detect(&pairs, 1) == SP24_NONE);
     tcspmm_plan *plan = tests_plan(&pairs, TCSPMM_PATH_AUTO, 0);
     if (plan) {

@@ -18,7 +18,6 @@
 #include "error.h"
 #include "format/hrpb.h"
 #include "harness.h"
-#include "host_upload.h"
 #include "kernels/hrpb_gpu_internal.h"
 #include "loadbalance/wave_split.h"
 #include "matgen.h"
@@ -149,7 +148,7 @@ static void test_host_upload(void)
     const size_t nb = (size_t)h.num_blocks;
     const size_t bytes = (nb + 1) * sizeof(int64_t) + nb * HRPB_TK * sizeof(int32_t) +
                          (size_t)h.size_ptr[nb] + (size_t)h.rows * sizeof(int64_t);
-    CHECK(host_upload_staged(bytes));
+    tests_check_staged(bytes, 2u << 20, "the host-built HRPB");
     wave_split w;
     CHECK_OK(wave_split_build(&h, 1, 132, 4, &w));
     hrpb_gpu *g = NULL;

@@ -8,7 +8,8 @@
  * mma.sp on 64x64 tiles only, as on devices with 99 KB of shared memory per
  * block, and wgmma.sp); then one handle through products of changing n,
  * wgmma.sp's bf16 and fp16 pairs of tiles, a 16-bit product through the
- * public tcspmm_spmm_ex, and the most rows each mma.sp kernel takes. With
+ * public tcspmm_spmm_ex, and the most rows each mma.sp kernel takes; a
+ * matrix of 20 MB goes up through staging buffers. With
  * --small-device the process runs as on a device of compute capability
  * 8.6, 8.9 or 12.x (sp24_emulate_small_device): the uploads pick mma.sp on
  * 64x64 tiles and prepare no other kernel, and an upload refuses the rows
@@ -33,6 +34,7 @@
 #include "format/csr.h"
 #include "kernels/sp24_gpu_internal.h"
 #include "harness.h"
+#include "host_upload.h"
 #include "matgen.h"
 #include "reference.h"
 #include "rng.h"
@@ -93,6 +95,8 @@ typedef struct test_matrix {
     sp24_gpu *g;
 } test_matrix;
 
+static int staged_uploads; /* matrices whose upload went through staging buffers */
+
 static void matrix_new(int64_t m, int64_t k, tcspmm_precision p, sp24_kernel kernel,
                        test_matrix *tm)
 {
@@ -101,6 +105,13 @@ static void matrix_new(int64_t m, int64_t k, tcspmm_precision p, sp24_kernel ker
                       &tm->A));
     CHECK_OK(tests_rounded_copy(&tm->A, p, &tm->Ar));
     CHECK_OK(sp24_compress(&tm->A, p, 0, 0, &tm->s));
+    size_t value_bytes, meta_bytes;
+    sp24_sizes(&tm->s, &value_bytes, &meta_bytes);
+    if (host_upload_staged(value_bytes + meta_bytes)) {
+        staged_uploads++;
+        tests_check_staged(value_bytes + meta_bytes, host_upload_stage_bytes(value_bytes + meta_bytes),
+                           "a structured matrix");
+    }
     CHECK_OK(sp24_gpu_upload(&tm->s, &tm->g));
     CHECK_OK(sp24_gpu_set_kernel(tm->g, kernel));
 }
@@ -609,6 +620,9 @@ int main(int argc, char **argv)
         {12900, 200, 1001, BF, R, H_BF, 7, 1.0f, 0.5f, H_BF},
         {3000, 4100, 700, FP, R, H_FP, 4, 1.0f, 0.5f, F32},
         {3000, 4100, 700, BF, C, H_BF, 4, 1.0f, 0.0f, H_BF},
+        /* 20 MB of compressed values and metadata: uploaded through
+         * staging buffers (host_upload.h) */
+        {4100, 2100, 33, TF, R, F32, 0, 1.0f, 0.5f, F32},
         /* n past 2^21: B packed in several launches of at most 65535 y
          * blocks (both layouts) */
         {5, 7, 2097300, TF, R, F32, 0, 1.0f, 0.5f, F32},
@@ -633,5 +647,6 @@ int main(int argc, char **argv)
     if (!small_only && sp24_kernel_usable(SP24_KERNEL_MMA_SP))
         test_mma_sp_rows(SP24_KERNEL_MMA_SP, 128);
     if (!small_only) test_mma_sp_rows(SP24_KERNEL_MMA_SP_SMALL, 64);
+    CHECK(small_only || staged_uploads > 0);
     return tests_finish();
 }

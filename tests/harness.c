@@ -4,6 +4,7 @@
 
 #include "format/csr.h"
 #include "format/sparse24.h"
+#include "host_upload.h"
 #include "reference.h"
 #include "rng.h"
 
@@ -42,6 +43,22 @@ void tests_require_gpu(void)
                e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
         exit(fail ? 1 : 77);
     }
+}
+
+void tests_check_staged(size_t bytes, size_t stage_bytes, const char *what)
+{
+    int device = 0, supported = 0;
+    CHECK(cudaGetDevice(&device) == cudaSuccess &&
+          cudaDeviceGetAttribute(&supported, cudaDevAttrHostRegisterSupported, device) == cudaSuccess);
+    host_upload u;
+    CHECK_OK(host_upload_open(&u, bytes));
+    if (!supported) printf("%s: plain copies (this device cannot page-lock host memory)\n", what);
+    const int staged = u.registered && u.stage_bytes == stage_bytes;
+    if (supported && !staged)
+        printf("%s: %zu bytes not staged in %zu-byte buffers (registered %d, %zu)\n", what, bytes,
+               stage_bytes, u.registered, u.stage_bytes);
+    CHECK(supported ? staged : !u.registered);
+    CHECK_OK(host_upload_close(&u, TCSPMM_SUCCESS));
 }
 
 tcspmm_status tests_rounded_copy(const tcspmm_csr *A, tcspmm_precision p, tcspmm_csr *out)

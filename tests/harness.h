@@ -14,6 +14,10 @@
 void tests_check(int ok, const char *expr, const char *file, int line);
 int tests_finish(void);
 void tests_require_gpu(void);
+/* Checks that an upload of bytes from the host goes through staging buffers
+ * of stage_bytes (host_upload.h) on this device, or, where the device
+ * cannot page-lock ordinary memory, that it goes by plain copies (said). */
+void tests_check_staged(size_t bytes, size_t stage_bytes, const char *what);
 /* Whether a and b have the same sizes and the same bytes in every array. */
 int tests_csr_equal(const tcspmm_csr *a, const tcspmm_csr *b);
 /* *out = a copy of A with every value rounded to precision p as the

@@ -171,8 +171,7 @@ extern "C" tcspmm_status hrpb_gpu_upload(const hrpb *h, const wave_split *w,
     if (!st) st = host_upload_copy(&u, (void **)&g->active_cols, h->active_cols, cols_bytes);
     if (!st) st = host_upload_copy(&u, (void **)&g->packed, h->packed, packed_bytes);
     if (!st) st = host_upload_copy(&u, (void **)&g->row_map, h->row_map, map_bytes);
-    const tcspmm_status closed = host_upload_close(&u);
-    if (!st) st = closed;
+    st = host_upload_close(&u, st);
     if (!st) st = hrpb_gpu_set_split(g, w, precision);
     if (st) {
         hrpb_gpu_free(g);

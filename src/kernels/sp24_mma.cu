@@ -455,8 +455,7 @@ extern "C" tcspmm_status sp24_gpu_upload(const sp24 *s, sp24_gpu **out)
     if (!st) st = host_upload_open(&u, vbytes + ebytes);
     if (!st) st = host_upload_copy(&u, &g->values, s->values, vbytes);
     if (!st) st = host_upload_copy(&u, (void **)&g->meta, s->meta, ebytes);
-    const tcspmm_status closed = host_upload_close(&u);
-    if (!st) st = closed;
+    st = host_upload_close(&u, st);
     const int big = big_tiles_fit();
     g->kernel = sp24_kernel_default();
     if (!st) {
