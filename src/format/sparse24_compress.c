@@ -119,51 +119,61 @@ void sp24_code_position(const sp24 *s, int64_t row, int64_t c, int64_t *word, in
     *shift = (int)((in_tile / 8) * 16 + (in_kt % 4) * 4);
 }
 
-static void store_value(sp24 *s, int64_t index, float x)
-{
-    if (s->elem_bytes == 4) ((float *)s->values)[index] = tf32_round(x);
-    else if (s->precision == TCSPMM_PRECISION_BF16) ((uint16_t *)s->values)[index] = float_to_bf16(x);
-    else ((uint16_t *)s->values)[index] = float_to_fp16(x);
-}
-
 static float load_value(const sp24 *s, int64_t index)
 {
     if (s->elem_bytes == 4) return ((const float *)s->values)[index];
     return sp24_half_value(((const uint16_t *)s->values)[index], s->precision);
 }
 
-/* Compresses code unit c of dense row `row` (a group of 4 or a pair of 2
- * logical columns; taken[j]: column j holds an entry). Returns 0 when it
- * holds too many entries. */
-static int compress_unit(sp24 *s, int64_t row, int64_t c, const float *dense,
-                         const uint8_t *taken)
+/* The code of a group of four columns whose entries are the set bits of its
+ * 4-bit mask: the ordered index pair (lower index in bits 0-1), a group of
+ * fewer than two entries filled with the lowest unused index; 0xFF: three
+ * or four entries. */
+static const uint8_t GROUP_CODE[16] = {4, 4, 4, 4, 8, 8, 9, 0xFF, 12, 12, 13, 0xFF, 14, 0xFF, 0xFF, 0xFF};
+
+/* The code of unit u of a row (taken[j]: column j holds an entry) and its
+ * values, stored at v[0] and, for 16-bit types, v[1]; 0xFF when the unit
+ * holds too many entries. A unit is a group of four columns (bf16, fp16)
+ * or a pair (tf32). */
+static uint32_t compress_unit(const sp24 *s, int64_t u, const float *dense, const uint8_t *taken,
+                              void *v)
 {
-    int64_t vrow = row * (s->cols_pad / 2), word;
-    int shift;
-    uint32_t code;
     if (s->elem_bytes == 4) {
-        if (taken[2 * c] && taken[2 * c + 1]) return 0;
-        code = taken[2 * c + 1] ? SP24_CODE_TF32_HI : SP24_CODE_EMPTY;
-        store_value(s, vrow + c, dense[2 * c + (taken[2 * c + 1] ? 1 : 0)]);
-    } else {
-        int idx[2] = {0, 0}, count = 0;
-        for (int i = 0; i < 4; i++) {
-            if (!taken[4 * c + i]) continue;
-            if (count == 2) return 0;
-            idx[count++] = i;
-        }
-        if (count == 0) idx[1] = 1;
-        if (count == 1) { /* fill with the lowest unused index */
-            idx[1] = idx[0] == 0 ? 1 : idx[0];
-            idx[0] = 0;
-        }
-        code = (uint32_t)idx[0] | ((uint32_t)idx[1] << 2);
-        store_value(s, vrow + 2 * c, dense[4 * c + idx[0]]);
-        store_value(s, vrow + 2 * c + 1, dense[4 * c + idx[1]]);
+        const int hi = taken[2 * u + 1];
+        if (taken[2 * u] && hi) return 0xFF;
+        *(float *)v = tf32_round(dense[2 * u + hi]);
+        return hi ? SP24_CODE_TF32_HI : SP24_CODE_EMPTY;
     }
-    sp24_code_position(s, row, c, &word, &shift);
-    s->meta[word] |= code << shift;
-    return 1;
+    const uint8_t *t = taken + 4 * u;
+    const uint32_t code = GROUP_CODE[t[0] | t[1] << 1 | t[2] << 2 | t[3] << 3];
+    if (code == 0xFF) return code;
+    const float lo = dense[4 * u + (code & 3u)], high = dense[4 * u + (code >> 2)];
+    const int bf16 = s->precision == TCSPMM_PRECISION_BF16;
+    ((uint16_t *)v)[0] = bf16 ? float_to_bf16(lo) : float_to_fp16(lo);
+    ((uint16_t *)v)[1] = bf16 ? float_to_bf16(high) : float_to_fp16(high);
+    return code;
+}
+
+/* Compresses dense row `row` (taken as above) into its values and the
+ * metadata words of its tile, four units (one 16-bit code field of a
+ * word) at a time; returns the first unit holding too many entries, or -1. */
+static int64_t compress_row(sp24 *s, int64_t row, const float *dense, const uint8_t *taken)
+{
+    const int64_t units = s->cols_pad * s->elem_bytes / 8; /* a multiple of 16 */
+    char *v = (char *)s->values + (size_t)(row * (s->cols_pad / 2) * s->elem_bytes);
+    for (int64_t c = 0; c < units; c += 4) {
+        uint32_t codes = 0;
+        for (int q = 0; q < 4; q++) { /* 4 bytes of values per unit: one tf32, two 16-bit */
+            const uint32_t code = compress_unit(s, c + q, dense, taken, v + (c + q) * 4);
+            if (code == 0xFF) return c + q;
+            codes |= code << (4 * q);
+        }
+        int64_t word;
+        int shift;
+        sp24_code_position(s, row, c, &word, &shift); /* c % 4 == 0: the field's lowest code */
+        s->meta[word] |= codes << shift;
+    }
+    return -1;
 }
 
 /* Compresses the 16 rows of tile t (dense, taken: a row's scratch); returns
@@ -172,7 +182,7 @@ static int compress_unit(sp24 *s, int64_t row, int64_t c, const float *dense,
 static int64_t compress_tile(const tcspmm_csr *A, sp24 *s, int64_t t, int every_entry,
                              float *dense, uint8_t *taken, int64_t *bad_unit)
 {
-    int64_t units = s->cols_pad * s->elem_bytes / 8, k_tiles = s->cols_pad / sp24_ktile_cols(s->precision);
+    const int64_t k_tiles = s->cols_pad / sp24_ktile_cols(s->precision);
     memset(s->meta + t * k_tiles * SP24_META_WORDS, 0, (size_t)k_tiles * SP24_META_WORDS * 4);
     for (int64_t row = t * 16; row < t * 16 + 16; row++) {
         memset(dense, 0, (size_t)s->cols_pad * sizeof(float));
@@ -184,11 +194,10 @@ static int64_t compress_tile(const tcspmm_csr *A, sp24 *s, int64_t t, int every_
                 taken[c] = 1;
             }
         for (int64_t j = 0; !every_entry && j < s->cols_pad; j++) taken[j] = dense[j] != 0.0f;
-        for (int64_t c = 0; c < units; c++) {
-            if (!compress_unit(s, row, c, dense, taken)) {
-                *bad_unit = c;
-                return row;
-            }
+        const int64_t unit = compress_row(s, row, dense, taken);
+        if (unit >= 0) {
+            *bad_unit = unit;
+            return row;
         }
     }
     return -1;
@@ -216,8 +225,8 @@ tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int
     const int64_t tiles = out->rows_pad / 16;
     size_t value_bytes, meta_bytes;
     sp24_sizes(out, &value_bytes, &meta_bytes);
-    out->values = malloc(value_bytes);
-    out->meta = malloc(meta_bytes);
+    out->values = large_alloc(value_bytes); /* every byte is written below */
+    out->meta = large_alloc(meta_bytes);
     if (!out->values || !out->meta) {
         sp24_free(out);
         return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
