@@ -131,10 +131,10 @@ static float load_value(const sp24 *s, int64_t index)
  * or four entries. */
 static const uint8_t GROUP_CODE[16] = {4, 4, 4, 4, 8, 8, 9, 0xFF, 12, 12, 13, 0xFF, 14, 0xFF, 0xFF, 0xFF};
 
-/* The code of unit u of a row (taken[j]: column j holds an entry) and its
- * values, stored at v[0] and, for 16-bit types, v[1]; 0xFF when the unit
- * holds too many entries. A unit is a group of four columns (bf16, fp16)
- * or a pair (tf32). */
+/* The code of unit u of a row (taken[j]: column j holds an entry), its
+ * values stored in the 4 bytes at v (one tf32 value or two 16-bit ones);
+ * 0xFF when the unit holds too many entries. A unit is a group of four
+ * columns (bf16, fp16) or a pair (tf32). */
 static uint32_t compress_unit(const sp24 *s, int64_t u, const float *dense, const uint8_t *taken,
                               void *v)
 {
@@ -225,7 +225,7 @@ tcspmm_status sp24_compress(const tcspmm_csr *A, tcspmm_precision precision, int
     const int64_t tiles = out->rows_pad / 16;
     size_t value_bytes, meta_bytes;
     sp24_sizes(out, &value_bytes, &meta_bytes);
-    out->values = large_alloc(value_bytes); /* every byte is written below */
+    out->values = large_alloc(value_bytes); /* every byte is written below (or freed) */
     out->meta = large_alloc(meta_bytes);
     if (!out->values || !out->meta) {
         sp24_free(out);
