@@ -47,10 +47,8 @@ tcspmm_status host_upload_open(host_upload *u, size_t total_bytes)
     for (int i = 0; i < HOST_UPLOAD_STAGES; i++)
         TCSPMM_TRY(TCSPMM_CUDA(cudaEventCreateWithFlags(&u->sent[i], cudaEventDisableTiming)));
     u->area = large_alloc(area_bytes);
-    if (u->area && cudaHostRegister(u->area, area_bytes, cudaHostRegisterDefault) == cudaSuccess) {
-        u->registered = 1;
+    if (u->area && cudaHostRegister(u->area, area_bytes, cudaHostRegisterDefault) == cudaSuccess)
         return TCSPMM_SUCCESS;
-    }
     if (u->area) cudaGetLastError(); /* the registration's error */
     free(u->area); /* staging only speeds the upload up: without it, plain copies */
     u->area = NULL;
@@ -80,7 +78,7 @@ static tcspmm_status send_staged(host_upload *u, char *dst, const char *src, siz
 
 tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size_t bytes)
 {
-    if (!u->registered || bytes == 0) return device_copy_in(dst, src, bytes, cudaMemcpyHostToDevice);
+    if (!u->area || bytes == 0) return device_copy_in(dst, src, bytes, cudaMemcpyHostToDevice);
     TCSPMM_TRY(device_alloc(dst, bytes));
     return send_staged(u, (char *)*dst, (const char *)src, bytes);
 }
@@ -91,7 +89,7 @@ tcspmm_status host_upload_close(host_upload *u, tcspmm_status st)
     else if (u->stream) st = TCSPMM_CUDA(cudaStreamSynchronize(u->stream));
     for (int i = 0; i < HOST_UPLOAD_STAGES; i++)
         if (u->sent[i]) cudaEventDestroy(u->sent[i]);
-    if (u->registered) cudaHostUnregister(u->area);
+    if (u->area) cudaHostUnregister(u->area);
     free(u->area);
     if (u->stream) cudaStreamDestroy(u->stream);
     memset(u, 0, sizeof *u);

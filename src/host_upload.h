@@ -20,7 +20,7 @@ typedef struct host_upload {
     size_t stage_bytes;
     cudaEvent_t sent[HOST_UPLOAD_STAGES]; /* buffer i may be refilled once sent[i] has passed */
     cudaStream_t stream;
-    int next, registered;
+    int next;
 } host_upload;
 
 /* Whether an upload of total_bytes is staged (where the device can
