@@ -1,5 +1,5 @@
 /* gpu_csr_upload.c: the upload of a host CSR to the device (csr_gpu_upload).
- * A CSR of 16 MB or more goes up through page-locked staging buffers in
+ * A CSR of 8 MB or more goes up through page-locked staging buffers in
  * pieces (host_upload_staged), a smaller one by one copy: for both, with values and as
  * a pattern, the download gives back every byte of row_ptr, col_idx and
  * values (also of a CSR large enough for larger staging buffers); and

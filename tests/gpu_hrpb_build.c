@@ -133,7 +133,7 @@ static void test_generated(void)
     }
 }
 
-/* A host-built HRPB of more than 16 MB with a row map goes to the device
+/* A host-built HRPB of more than 16 MB (staged from 8) with a row map goes to the device
  * through the staging buffers (hrpb_gpu_upload, host_upload.h): the device
  * arrays hold its bytes. */
 static void test_host_upload(void)
