@@ -387,9 +387,11 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * streams must have finished. Device values are read on stream:
  * keep them until it gets there. Host values go through a device buffer
  * the plan keeps (4 bytes per entry, allocated at the first update from
- * host memory), and the call returns once the update is done: it waits for
- * stream only (the legacy default stream, NULL, also waits for the other
- * blocking streams).
+ * host memory); from 8 MB of values (2^21 entries) also through three
+ * page-locked host buffers of 2, 4 or 8 MB that the plan keeps from its
+ * first such update (where the device can page-lock host memory). The call
+ * returns once the update is done: it waits for stream only (the legacy
+ * default stream, NULL, also waits for the other blocking streams).
  * tcspmm_spmm_host reads the plan on the legacy stream: synchronize stream
  * before calling it after a device-value update. A CUDA error after the
  * checks (TCSPMM_ERROR_CUDA or out of memory) may leave the plan's copies

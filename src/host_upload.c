@@ -55,9 +55,10 @@ tcspmm_status host_upload_open(host_upload *u, size_t total_bytes)
     return TCSPMM_SUCCESS;
 }
 
-/* Sends bytes bytes of src to dst through the staging buffers. */
-static tcspmm_status send_staged(host_upload *u, char *dst, const char *src, size_t bytes)
+tcspmm_status host_upload_send(host_upload *u, void *dst_bytes, const void *src_bytes, size_t bytes)
 {
+    char *dst = dst_bytes;
+    const char *src = src_bytes;
     for (size_t off = 0; off < bytes; off += u->stage_bytes) {
         const size_t len = bytes - off < u->stage_bytes ? bytes - off : u->stage_bytes;
         const int i = u->next;
@@ -80,7 +81,12 @@ tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size
 {
     if (!u->area || bytes == 0) return device_copy_in(dst, src, bytes, cudaMemcpyHostToDevice);
     TCSPMM_TRY(device_alloc(dst, bytes));
-    return send_staged(u, (char *)*dst, (const char *)src, bytes);
+    return host_upload_send(u, *dst, src, bytes);
+}
+
+tcspmm_status host_upload_wait(host_upload *u)
+{
+    return u->stream ? TCSPMM_CUDA(cudaStreamSynchronize(u->stream)) : TCSPMM_SUCCESS;
 }
 
 tcspmm_status host_upload_close(host_upload *u, tcspmm_status st)

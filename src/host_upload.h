@@ -46,6 +46,14 @@ tcspmm_status host_upload_open(host_upload *u, size_t total_bytes);
  * until host_upload_close. */
 tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size_t bytes);
 
+/* Sends bytes bytes of the host array src into the device memory dst
+ * through the staging buffers of u, which must be staged (u->area set).
+ * The copy may still be in flight until host_upload_wait or close. */
+tcspmm_status host_upload_send(host_upload *u, void *dst, const void *src, size_t bytes);
+
+/* Waits for the copies sent so far, keeping the staging for more. */
+tcspmm_status host_upload_wait(host_upload *u);
+
 /* Waits for the copies and frees the staging (also of an upload whose
  * opening failed, or a zeroed one); returns st, the caller's status so
  * far, where that is an error (keeping its message), else the wait's. */

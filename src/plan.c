@@ -494,6 +494,7 @@ static void plan_free(tcspmm_plan *plan)
     sp24_gpu_free(plan->sp24_dev);
     cudaFree(plan->values_check);
     cudaFree(plan->values_staging);
+    host_upload_close(&plan->values_upload, TCSPMM_SUCCESS);
     if (plan->scratch) cudaMemPoolDestroy(plan->scratch);
     csr_gpu_free(&plan->sp24_pattern);
     hrpb_free(&plan->hrpb);

@@ -91,18 +91,26 @@ static tcspmm_status write_values(tcspmm_plan *plan, const float *host_values,
     return TCSPMM_SUCCESS;
 }
 
-/* *staged = a device copy of host values, enqueued on stream, in the plan's
- * buffer for them: allocated at the first update from host memory and kept,
- * as freeing it would wait for the whole device. */
+/* *staged = a device copy of host values in the plan's buffer for them
+ * (allocated at the first update from host memory and kept, as freeing it
+ * would wait for the whole device). Values of 8 MB or more go through the
+ * plan's page-locked buffers (values_upload, opened once), and the copy is
+ * complete when this returns; else it is enqueued on stream as a plain copy
+ * (also where the device cannot page-lock host memory). */
 static tcspmm_status stage_host_values(tcspmm_plan *plan, const float *values, void *stream,
                                        const float **staged)
 {
     const size_t bytes = (size_t)plan->info.nnz * sizeof(float);
     if (!plan->values_staging) TCSPMM_TRY(device_alloc((void **)&plan->values_staging, bytes));
-    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(plan->values_staging, values, bytes,
-                                           cudaMemcpyHostToDevice, (cudaStream_t)stream)));
     *staged = plan->values_staging;
-    return TCSPMM_SUCCESS;
+    host_upload *u = &plan->values_upload;
+    if (host_upload_staged(bytes) && !u->stream) TCSPMM_TRY(host_upload_open(u, bytes));
+    if (u->area) {
+        TCSPMM_TRY(host_upload_send(u, plan->values_staging, values, bytes));
+        return host_upload_wait(u);
+    }
+    return TCSPMM_CUDA(cudaMemcpyAsync(plan->values_staging, values, bytes,
+                                       cudaMemcpyHostToDevice, (cudaStream_t)stream));
 }
 
 /* tcspmm_plan_set_values for a plan with entries (its device current,

@@ -24,7 +24,10 @@
  * host and device memory, and give the right product (with B scaled by
  * 2^-4, so that it stays finite). An update from host memory returns while
  * another stream is held by a host function: it waits for its own stream
- * only. tcspmm_spmm_host after every device-value update. */
+ * only. tcspmm_spmm_host after every device-value update. Updates of 17 MB
+ * of values from the host (HRPB, cuSPARSE, sparse24 in bf16) go through the
+ * plan's page-locked buffers, kept from the first update to the second,
+ * and an HRPB plan's second such update does not wait for a held stream. */
 #include <cuda_runtime.h>
 #include <float.h>
 #include <math.h>
@@ -38,10 +41,12 @@
 #include "format/csr.h"
 #include "format/hrpb.h"
 #include "harness.h"
+#include "host_upload.h"
 #include "kernels/hrpb_gpu.h"
 #include "kernels/sp24_gpu_internal.h"
 #include "loadbalance/wave_split.h"
 #include "matgen.h"
+#include "plan.h"
 #include "reference.h"
 #include "rng.h"
 #include "sparse24_gen.h"
@@ -557,6 +562,34 @@ static void check_no_device_wait(const tcspmm_csr *A, tcspmm_path path, tcspmm_p
     tcspmm_plan_destroy(plan);
 }
 
+/* Updates from host memory of 8 MB or more go through page-locked
+ * buffers that the plan opens at the first and keeps: two updates of about
+ * 4.2M values (17 MB) on a plan of path, each followed by a product. */
+static void test_staged_updates(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision p)
+{
+    const size_t bytes = (size_t)A->nnz * sizeof(float);
+    CHECK(host_upload_staged(bytes));
+    tcspmm_plan *plan = updatable_plan(A, path, p);
+    if (!plan) return;
+    tcspmm_csr now;
+    CHECK_OK(csr_copy(A, &now));
+    char label[160];
+    for (int update = 1; update <= 2; update++) {
+        rng_fill(now.values, (size_t)now.nnz, seed++);
+        CHECK_OK(tcspmm_plan_set_values(plan, now.values, stream));
+        snprintf(label, sizeof label, "%s %s, 17 MB of values from the host, update %d",
+                 tcspmm_path_name(path), tcspmm_precision_name(p), update);
+        check_product(plan, &now, label);
+    }
+    int device = 0, supported = 0;
+    CHECK(cudaGetDevice(&device) == cudaSuccess &&
+          cudaDeviceGetAttribute(&supported, cudaDevAttrHostRegisterSupported, device) == cudaSuccess);
+    const host_upload *u = &plan->values_upload;
+    CHECK(supported ? u->area && u->stage_bytes == host_upload_stage_bytes(bytes) : !u->area);
+    tcspmm_csr_free(&now);
+    tcspmm_plan_destroy(plan);
+}
+
 int main(void)
 {
     tests_require_gpu();
@@ -606,6 +639,15 @@ int main(void)
         tcspmm_csr_free(&S);
     }
     test_structure_refusals();
+    tcspmm_csr big;
+    CHECK_OK(matgen_random(100003, 997, 0.042, 4005, &big));
+    test_staged_updates(&big, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32);
+    test_staged_updates(&big, TCSPMM_PATH_CUSPARSE, TCSPMM_PRECISION_TF32);
+    check_no_device_wait(&big, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_TF32);
+    tcspmm_csr_free(&big);
+    CHECK_OK(sp24_gen(4096, 2304, SP24_2TO4, 0.1, 4006, &big));
+    test_staged_updates(&big, TCSPMM_PATH_SPARSE24, TCSPMM_PRECISION_BF16);
+    tcspmm_csr_free(&big);
     cudaStreamDestroy(stream);
     return tests_finish();
 }

@@ -12,7 +12,9 @@
 # process's first plan), plan_ms_warm, upload_ms and preprocess_ms (of the
 # first plan) and the plans' ratios to the best cuSPARSE SpMM of the same
 # process. ARGS: more spmm_run arguments for every variant (e.g.
-# --precision fp16); TREE_ARGS: more for the "-" variants (e.g. --check). The JSON and logs go into $OUT/plan-ab.tgz.
+# --precision fp16); TREE_ARGS: more for the "-" variants (e.g. --check);
+# KEYS: more JSON fields for the table (e.g. set_values_host_warm_ms). The
+# JSON and logs go into $OUT/plan-ab.tgz.
 #   VARIANTS="base:.devbase new:-" ROUNDS=3 REPS=20 bash tools/plan_ab.sh INPUT...
 set -uo pipefail
 OUT=${OUT:-/tmp/plan-ab-out}
@@ -55,10 +57,10 @@ for input in "$@"; do
     done
   done
 done
-python3 - "$out" "${names[*]}" "$@" <<'PY' | tee $out/table.md
+python3 - "$out" "${names[*]}" "${KEYS:-}" "$@" <<'PY' | tee $out/table.md
 import json, os, sys
-out, names, inputs = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
-keys = ["plan_ms", "plan_ms_warm", "upload_ms", "preprocess_ms"]
+out, names, extra, inputs = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), sys.argv[4:]
+keys = ["plan_ms", "plan_ms_warm", "upload_ms", "preprocess_ms"] + extra
 print("| input | variant | round | path | " + " | ".join(keys) +
       " | cuSPARSE ms | first / cuSPARSE | warm / cuSPARSE | check |")
 print("|---" * (len(keys) + 8) + "|")
@@ -72,7 +74,7 @@ for inp in inputs:
                 num = lambda k: j.get(k) if isinstance(j.get(k), (int, float)) else float("nan")
                 cus = num("cusparse_ms")  # NaN where missing, null or 0: no ratio
                 ratio = lambda k: "%.1fx" % (num(k) / cus) if cus > 0 else "-"
-                vals = " | ".join("%.2f" % num(k) for k in keys)
+                vals = " | ".join("%.3f" % num(k) for k in keys)
                 print("| %s | %s | %d | %s | %s | %.3f | %s | %s | %s |" % (inp, name, r,
                       j.get("path"), vals, cus, ratio("plan_ms"), ratio("plan_ms_warm"),
                       j.get("check_pass", "-")))
