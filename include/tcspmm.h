@@ -381,7 +381,9 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * rounding does (3.40199e38, within 2^-12 of FLT_MAX; else
  * TCSPMM_ERROR_UNSUPPORTED, the same way): device
  * values by a kernel on stream (a cudaStream_t; NULL: the legacy default
- * stream), which the call then synchronizes; host values on the host.
+ * stream), which the call then synchronizes; host values on the host, or,
+ * where they go through page-locked buffers (below), by that kernel once
+ * they are in the plan's device buffer.
  * Then the update is enqueued on stream: products enqueued later on stream
  * use the new values. Products and updates of this plan in flight on other
  * streams must have finished. Device values are read on stream:

@@ -62,12 +62,15 @@ static tcspmm_status copy_to_host(void *dst, const void *src, size_t bytes, void
 }
 
 /* Fails, naming the first, unless every value is below value_limit in
- * magnitude (plan_first_beyond, on stream for device values). */
+ * magnitude: scanned by plan_first_beyond (on stream, for device memory)
+ * in sent, their complete device copy, where that is not NULL, else where
+ * they are. */
 static tcspmm_status check_values(tcspmm_plan *plan, const float *values, int on_device,
-                                  void *stream)
+                                  const float *sent, void *stream)
 {
     int64_t first = -1;
-    TCSPMM_TRY(plan_first_beyond(plan, values, on_device, value_limit(plan), stream, &first));
+    TCSPMM_TRY(plan_first_beyond(plan, sent ? sent : values, on_device || sent, value_limit(plan),
+                                 stream, &first));
     if (first < 0) return TCSPMM_SUCCESS;
     float v = 0;
     if (on_device) TCSPMM_TRY(copy_to_host(&v, values + first, sizeof v, stream));
@@ -91,26 +94,49 @@ static tcspmm_status write_values(tcspmm_plan *plan, const float *host_values,
     return TCSPMM_SUCCESS;
 }
 
-/* *staged = a device copy of host values in the plan's buffer for them
- * (allocated at the first update from host memory and kept, as freeing it
- * would wait for the whole device). Values of 8 MB or more go through the
- * plan's page-locked buffers (values_upload, opened once), and the copy is
- * complete when this returns; else it is enqueued on stream as a plain copy
- * (also where the device cannot page-lock host memory). */
-static tcspmm_status stage_host_values(tcspmm_plan *plan, const float *values, void *stream,
-                                       const float **staged)
+/* The plan's device buffer for host values (nnz): allocated at the first
+ * update from host memory and kept, as freeing it would wait for the
+ * whole device. */
+static tcspmm_status values_buffer(tcspmm_plan *plan, float **buffer)
+{
+    if (!plan->values_staging)
+        TCSPMM_TRY(device_alloc((void **)&plan->values_staging,
+                                (size_t)plan->info.nnz * sizeof(float)));
+    *buffer = plan->values_staging;
+    return TCSPMM_SUCCESS;
+}
+
+/* Host values of 8 MB or more (host_upload_staged) go to the plan's buffer
+ * through its page-locked staging (values_upload, opened at the first such
+ * update and kept): *sent = the buffer, the copy complete. Else, or where
+ * the device cannot page-lock host memory, *sent = NULL. */
+static tcspmm_status send_host_values(tcspmm_plan *plan, const float *values, const float **sent)
 {
     const size_t bytes = (size_t)plan->info.nnz * sizeof(float);
-    if (!plan->values_staging) TCSPMM_TRY(device_alloc((void **)&plan->values_staging, bytes));
-    *staged = plan->values_staging;
     host_upload *u = &plan->values_upload;
-    if (host_upload_staged(bytes) && !u->stream) TCSPMM_TRY(host_upload_open(u, bytes));
-    if (u->area) {
-        TCSPMM_TRY(host_upload_send(u, plan->values_staging, values, bytes));
-        return host_upload_wait(u);
-    }
-    return TCSPMM_CUDA(cudaMemcpyAsync(plan->values_staging, values, bytes,
-                                       cudaMemcpyHostToDevice, (cudaStream_t)stream));
+    *sent = NULL;
+    if (!host_upload_staged(bytes)) return TCSPMM_SUCCESS;
+    if (!u->stream) TCSPMM_TRY(host_upload_open(u, bytes));
+    if (!u->area) return TCSPMM_SUCCESS;
+    float *buffer;
+    TCSPMM_TRY(values_buffer(plan, &buffer));
+    TCSPMM_TRY(host_upload_send(u, buffer, values, bytes));
+    TCSPMM_TRY(host_upload_wait(u));
+    *sent = buffer;
+    return TCSPMM_SUCCESS;
+}
+
+/* *copied = the plan's buffer, with a plain copy of host values into it
+ * enqueued on stream. */
+static tcspmm_status copy_host_values(tcspmm_plan *plan, const float *values, void *stream,
+                                      const float **copied)
+{
+    float *buffer;
+    TCSPMM_TRY(values_buffer(plan, &buffer));
+    TCSPMM_TRY(TCSPMM_CUDA(cudaMemcpyAsync(buffer, values, (size_t)plan->info.nnz * sizeof(float),
+                                           cudaMemcpyHostToDevice, (cudaStream_t)stream)));
+    *copied = buffer;
+    return TCSPMM_SUCCESS;
 }
 
 /* tcspmm_plan_set_values for a plan with entries (its device current,
@@ -121,12 +147,14 @@ static tcspmm_status replace_values(tcspmm_plan *plan, const float *values, void
     int on_device = 0;
     if (plan->device >= 0)
         TCSPMM_TRY(is_device_memory(values, "tcspmm_plan_set_values: values", &on_device));
-    TCSPMM_TRY(check_values(plan, values, on_device, stream));
-
     const int needs_host = plan->A.values != NULL;
     const int needs_device = plan->hrpb_dev || plan->cusparse || plan->sp24_dev;
+    const float *sent = NULL; /* large host values: checked on the device, once there */
+    if (needs_device && !on_device) TCSPMM_TRY(send_host_values(plan, values, &sent));
+    TCSPMM_TRY(check_values(plan, values, on_device, sent, stream));
+
     float *host_copy = NULL;
-    const float *device_values = on_device ? values : NULL;
+    const float *device_values = on_device ? values : sent;
     tcspmm_status st = TCSPMM_SUCCESS;
     if (needs_host && on_device) { /* the check synchronized stream: values are there */
         host_copy = malloc(bytes);
@@ -134,7 +162,7 @@ static tcspmm_status replace_values(tcspmm_plan *plan, const float *values, void
                        : tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
                                      "tcspmm_plan_set_values: %zu bytes", bytes);
     }
-    if (!st && needs_device && !on_device) st = stage_host_values(plan, values, stream, &device_values);
+    if (!st && needs_device && !device_values) st = copy_host_values(plan, values, stream, &device_values);
     if (!st) st = write_values(plan, on_device ? host_copy : values, device_values, stream);
     if (needs_device && !on_device) { /* host values: the caller may reuse them once this returns */
         tcspmm_status sync = TCSPMM_CUDA(cudaStreamSynchronize((cudaStream_t)stream));

@@ -563,8 +563,11 @@ static void check_no_device_wait(const tcspmm_csr *A, tcspmm_path path, tcspmm_p
 }
 
 /* Updates from host memory of 8 MB or more go through page-locked
- * buffers that the plan opens at the first and keeps: two updates of about
- * 4.2M values (17 MB) on a plan of path, each followed by a product. */
+ * buffers that the plan opens at the first and keeps, and are checked on
+ * the device: two updates of about 4.2M values (17 MB) on a plan of path,
+ * each followed by a product; then values with a NaN (and a -Inf after
+ * it), and on the tensor-core paths with FLT_MAX, refused, naming the
+ * first, and the plan keeps its values. */
 static void test_staged_updates(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision p)
 {
     const size_t bytes = (size_t)A->nnz * sizeof(float);
@@ -586,6 +589,25 @@ static void test_staged_updates(const tcspmm_csr *A, tcspmm_path path, tcspmm_pr
           cudaDeviceGetAttribute(&supported, cudaDevAttrHostRegisterSupported, device) == cudaSuccess);
     const host_upload *u = &plan->values_upload;
     CHECK(supported ? u->area && u->stage_bytes == host_upload_stage_bytes(bytes) : !u->area);
+    float *bad = malloc(bytes);
+    CHECK(bad != NULL);
+    if (bad) {
+        const int64_t at = now.nnz / 2 + 7;
+        rng_fill(bad, (size_t)now.nnz, seed++);
+        bad[at] = NAN;
+        bad[now.nnz - 1] = -INFINITY;
+        char expect[64];
+        snprintf(expect, sizeof expect, "values[%lld] is NaN", (long long)at);
+        check_refused(plan, &now, bad, TCSPMM_ERROR_INVALID_MATRIX, expect, label);
+        if (path != TCSPMM_PATH_CUSPARSE) {
+            bad[at] = FLT_MAX;
+            bad[now.nnz - 1] = 1.0f;
+            snprintf(expect, sizeof expect, "values[%lld] = %g overflows", (long long)at,
+                     (double)FLT_MAX);
+            check_refused(plan, &now, bad, TCSPMM_ERROR_UNSUPPORTED, expect, label);
+        }
+    }
+    free(bad);
     tcspmm_csr_free(&now);
     tcspmm_plan_destroy(plan);
 }

@@ -4,14 +4,17 @@
  *
  *   plan_profile [--reps R] (FILE.mtx[.gz] | gen:SPEC)...
  *
- * Per input, R rounds (default 3) of: the host row_ptr check, the CSR upload,
+ * Per input, R rounds (default 3) of: the host row_ptr check, page-locking
+ * and releasing the staging buffers that the CSR upload will take (alone,
+ * host_upload.h), the CSR upload (staging again included),
  * the device entry check and structure detection, the device HRPB build,
  * metrics, wave split, the virtual panels' upload, then tcspmm_plan_create
  * itself (default options); then the host HRPB build for comparison, and
  * tcspmm_plan_create_device on the uploaded arrays ("from device"). Each
  * step is timed alone with the device synchronized after it; every number
  * printed is the median over the rounds (the first round also pays for
- * starting kernels, so R >= 3). */
+ * starting kernels, so R >= 3). The CUDA context is made before the first
+ * round. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <omp.h>
@@ -25,12 +28,15 @@
 #include "families.h"
 #include "format/csr.h"
 #include "format/hrpb.h"
+#include "host_upload.h"
 #include "kernels/hrpb_gpu.h"
 #include "loadbalance/wave_split.h"
 
-enum { STEPS = 10, MAX_REPS = 50 };
+enum { ROW_PTR_CHECK, STAGING_LOCK, CSR_UPLOAD, DEVICE_CHECK, DEVICE_BUILD, METRICS, WAVE_SPLIT,
+       PANELS_UPLOAD, PLAN_CREATE, HOST_BUILD, FROM_DEVICE, STEPS };
+enum { MAX_REPS = 50 };
 static const char *const step_names[STEPS] = {
-    "row_ptr check", "CSR upload", "device check", "device build", "metrics",
+    "row_ptr check", "staging lock", "CSR upload", "device check", "device build", "metrics",
     "wave split", "panels upload", "plan_create", "host build", "from device"};
 
 static double now_ms(void) { return omp_get_wtime() * 1e3; }
@@ -57,25 +63,28 @@ static tcspmm_status round_of(const tcspmm_csr *A, double *ms)
     int64_t n_tile = 0;
     double t = now_ms();
     TCSPMM_TRY(csr_validate_row_ptr(A));
-    ms[0] = now_ms() - t, t = now_ms();
+    ms[ROW_PTR_CHECK] = now_ms() - t, t = now_ms();
+    host_upload u;
+    TCSPMM_TRY(host_upload_close(&u, host_upload_open(&u, csr_gpu_upload_bytes(A))));
+    ms[STAGING_LOCK] = now_ms() - t, t = now_ms();
     TCSPMM_TRY(csr_gpu_upload(A, &dA));
-    ms[1] = now_ms() - t, t = now_ms();
+    ms[CSR_UPLOAD] = now_ms() - t, t = now_ms();
     TCSPMM_TRY(csr_gpu_check(&dA, 0, &s));
-    ms[2] = now_ms() - t, t = now_ms();
+    ms[DEVICE_CHECK] = now_ms() - t, t = now_ms();
     TCSPMM_TRY(hrpb_gpu_build(&dA, opt.panel_rows, &shape, &counts, &g));
-    ms[3] = now_ms() - t, t = now_ms();
+    ms[DEVICE_BUILD] = now_ms() - t, t = now_ms();
     hrpb_metrics_counted(&shape, &counts, &info);
-    ms[4] = now_ms() - t, t = now_ms();
+    ms[METRICS] = now_ms() - t, t = now_ms();
     TCSPMM_TRY(hrpb_gpu_occupancy(opt.expected_n, opt.panel_rows, opt.precision, &blocks_per_sm,
                                   &n_tile));
     int num_sms = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&num_sms, cudaDevAttrMultiProcessorCount, 0)));
     TCSPMM_TRY(wave_split_build(&shape, (opt.expected_n + n_tile - 1) / n_tile, num_sms,
                                 blocks_per_sm, &w));
-    ms[5] = now_ms() - t, t = now_ms();
+    ms[WAVE_SPLIT] = now_ms() - t, t = now_ms();
     TCSPMM_TRY(hrpb_gpu_set_split(g, &w, opt.precision));
     TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceSynchronize()));
-    ms[6] = now_ms() - t;
+    ms[PANELS_UPLOAD] = now_ms() - t;
     hrpb_gpu_free(g);
     wave_split_free(&w);
     hrpb_free(&shape);
@@ -83,17 +92,17 @@ static tcspmm_status round_of(const tcspmm_csr *A, double *ms)
     tcspmm_plan *from_device = NULL;
     t = now_ms();
     TCSPMM_TRY(tcspmm_plan_create_device(&on_device, &opt, &from_device));
-    ms[9] = now_ms() - t;
+    ms[FROM_DEVICE] = now_ms() - t;
     tcspmm_plan_destroy(from_device);
     csr_gpu_free(&dA);
     tcspmm_plan *plan = NULL;
     t = now_ms();
     TCSPMM_TRY(tcspmm_plan_create(A, &opt, &plan));
-    ms[7] = now_ms() - t;
+    ms[PLAN_CREATE] = now_ms() - t;
     tcspmm_plan_destroy(plan);
     t = now_ms();
     TCSPMM_TRY(hrpb_build(A, opt.panel_rows, 0, &host));
-    ms[8] = now_ms() - t;
+    ms[HOST_BUILD] = now_ms() - t;
     hrpb_free(&host);
     return TCSPMM_SUCCESS;
 }
@@ -128,11 +137,11 @@ static int profile(const char *input, int reps)
     double plan_ms = 0;
     for (int s = 0; s < STEPS; s++) {
         double m = bench_median_ms(ms[s], reps);
-        if (s == 7) plan_ms = m;
+        if (s == PLAN_CREATE) plan_ms = m;
         printf("  %-14s %9.2f ms\n", step_names[s], m);
     }
     printf("  plan_create / cuSPARSE SpMM: %.1fx; from device: %.1fx\n", plan_ms / b.cusparse_ms,
-           bench_median_ms(ms[9], reps) / b.cusparse_ms);
+           bench_median_ms(ms[FROM_DEVICE], reps) / b.cusparse_ms);
     tcspmm_csr_free(&A);
     return 0;
 }
@@ -150,7 +159,7 @@ int main(int argc, char **argv)
             continue;
         }
         int dev = 0;
-        if (cudaGetDeviceCount(&dev) != cudaSuccess || dev == 0) {
+        if (cudaGetDeviceCount(&dev) != cudaSuccess || dev == 0 || cudaFree(0) != cudaSuccess) {
             fprintf(stderr, "plan_profile: no CUDA device\n");
             return 2;
         }
