@@ -382,16 +382,17 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * TCSPMM_ERROR_UNSUPPORTED, the same way): device
  * values by a kernel on stream (a cudaStream_t; NULL: the legacy default
  * stream), which the call then synchronizes; host values on the host, or,
- * where they go through page-locked buffers (below), by that kernel once
- * they are in the plan's device buffer.
+ * where they go through the plan's page-locked buffers (below), by that
+ * kernel on a stream of the plan's once they are in its device buffer.
  * Then the update is enqueued on stream: products enqueued later on stream
  * use the new values. Products and updates of this plan in flight on other
  * streams must have finished. Device values are read on stream:
  * keep them until it gets there. Host values go through a device buffer
  * the plan keeps (4 bytes per entry, allocated at the first update from
- * host memory); from 8 MB of values (2^21 entries) also through three
- * page-locked host buffers of 2, 4 or 8 MB that the plan keeps from its
- * first such update (where the device can page-lock host memory). The call
+ * host memory); pageable values of 8 MB or more (2^21 entries) also
+ * through three page-locked host buffers of 2, 4 or 8 MB that the plan
+ * keeps from its first such update, 6 to 24 MB of locked memory per plan
+ * (where the device can page-lock host memory). The call
  * returns once the update is done: it waits for stream only (the legacy
  * default stream, NULL, also waits for the other blocking streams).
  * tcspmm_spmm_host reads the plan on the legacy stream: synchronize stream

@@ -46,11 +46,12 @@ tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cud
     return TCSPMM_CUDA(cudaMemcpy(*dst, src, bytes, kind));
 }
 
-tcspmm_status is_device_memory(const void *p, const char *what, int *on_device)
+tcspmm_status is_device_memory(const void *p, const char *what, int *on_device, int *page_locked)
 {
     struct cudaPointerAttributes attr;
     TCSPMM_TRY(TCSPMM_CUDA(cudaPointerGetAttributes(&attr, p)));
     *on_device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+    if (page_locked) *page_locked = attr.type == cudaMemoryTypeHost;
     if (attr.type != cudaMemoryTypeDevice) return TCSPMM_SUCCESS;
     int current = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&current)));
@@ -64,7 +65,7 @@ tcspmm_status is_device_memory(const void *p, const char *what, int *on_device)
 tcspmm_status check_device_pointer(const void *p, const char *what, const char *instead)
 {
     int on_device = 0;
-    TCSPMM_TRY(is_device_memory(p, what, &on_device));
+    TCSPMM_TRY(is_device_memory(p, what, &on_device, NULL));
     if (!on_device)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "%s is not device memory (%s)", what,
                            instead);

@@ -33,11 +33,12 @@ cudaMemPool_t device_keeping_pool(void);
  * as kind says); NULL, with nothing allocated, when bytes is 0. */
 tcspmm_status device_copy_in(void **dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
 
-/* *on_device = whether p is device (or managed) memory. Memory of a device
- * other than the current one is refused, naming what: the call's kernels
- * would fault on it (without peer access) and poison the whole CUDA
- * context. */
-tcspmm_status is_device_memory(const void *p, const char *what, int *on_device);
+/* *on_device = whether p is device (or managed) memory; *page_locked
+ * (where not NULL) = whether it is page-locked host memory (cudaMallocHost,
+ * cudaHostRegister). Memory of a device other than the current one is
+ * refused, naming what: the call's kernels would fault on it (without peer
+ * access) and poison the whole CUDA context. */
+tcspmm_status is_device_memory(const void *p, const char *what, int *on_device, int *page_locked);
 
 /* Refuses host pointers where device memory is needed (a kernel reading
  * them would fault and poison the whole CUDA context): "<what> is not

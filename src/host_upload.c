@@ -3,10 +3,10 @@
  * A large upload goes through three staging buffers that the host's threads
  * fill in turn while the copy engine sends the others. The buffers are
  * ordinary memory on huge pages (large_alloc), page-locked with
- * cudaHostRegister for the one upload: on the lent H200's host that cost
+ * cudaHostRegister while the upload is open: on the lent H200's host that cost
  * 0.13-0.3 ms per MB, where cudaMallocHost cost 0.5-0.6; and larger buffers
  * send faster (2, 4, 8 MB: 24, 31-33, 45 GB/s), so a larger upload gets
- * larger ones. A plain cudaMemcpy from pageable memory ran at 6 GB/s there
+ * larger ones. A plain cudaMemcpy from pageable memory ran at 5.5-6 GB/s there
  * (bench/results/upload-stages-h200-2026-11-29/); it is what an upload does
  * where the staging cannot be allocated or page-locked. */
 #include "host_upload.h"
@@ -57,6 +57,7 @@ tcspmm_status host_upload_open(host_upload *u, size_t total_bytes)
 
 tcspmm_status host_upload_send(host_upload *u, void *dst_bytes, const void *src_bytes, size_t bytes)
 {
+    if (!u->area) return TCSPMM_CUDA(cudaMemcpy(dst_bytes, src_bytes, bytes, cudaMemcpyHostToDevice));
     char *dst = dst_bytes;
     const char *src = src_bytes;
     for (size_t off = 0; off < bytes; off += u->stage_bytes) {
@@ -82,11 +83,6 @@ tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size
     if (!u->area || bytes == 0) return device_copy_in(dst, src, bytes, cudaMemcpyHostToDevice);
     TCSPMM_TRY(device_alloc(dst, bytes));
     return host_upload_send(u, *dst, src, bytes);
-}
-
-tcspmm_status host_upload_wait(host_upload *u)
-{
-    return u->stream ? TCSPMM_CUDA(cudaStreamSynchronize(u->stream)) : TCSPMM_SUCCESS;
 }
 
 tcspmm_status host_upload_close(host_upload *u, tcspmm_status st)

@@ -1,6 +1,8 @@
-/* host_upload.h: copies of host arrays into fresh device memory, the large
- * ones through page-locked staging buffers (host_upload.c). An upload may
- * hold several arrays: open it with their total size, copy each, close. */
+/* host_upload.h: copies of host arrays into device memory, the large ones
+ * through page-locked staging buffers (host_upload.c). An upload may hold
+ * several arrays: open it with their total size, copy (into fresh device
+ * memory) or send (into existing) each, close. It may also stay open for
+ * later copies, keeping its buffers locked, as a plan does for new values. */
 #ifndef TCSPMM_HOST_UPLOAD_H
 #define TCSPMM_HOST_UPLOAD_H
 
@@ -25,9 +27,9 @@ typedef struct host_upload {
 
 /* Whether an upload of total_bytes is staged (where the device can
  * page-lock ordinary memory): from 8 MB; smaller ones go by plain copies.
- * On the lent H200's host a plain copy ran at about 5.5 GB/s and a staged
- * one cost about 1 ms (page-locking the three 2 MB buffers) plus 24 GB/s,
- * which pays from about 7 MB (host_upload.c). */
+ * On the lent H200's host a plain copy ran at 5.5-6 GB/s and a staged one
+ * cost about 1 ms (page-locking the three 2 MB buffers) plus 24 GB/s, which
+ * pays from about 7 MB (host_upload.c). */
 static inline int host_upload_staged(size_t total_bytes)
 {
     return total_bytes >= ((size_t)8 << 20);
@@ -46,13 +48,11 @@ tcspmm_status host_upload_open(host_upload *u, size_t total_bytes);
  * until host_upload_close. */
 tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size_t bytes);
 
-/* Sends bytes bytes of the host array src into the device memory dst
- * through the staging buffers of u, which must be staged (u->area set).
- * The copy may still be in flight until host_upload_wait or close. */
+/* Sends bytes bytes of the host array src into the device memory dst:
+ * through the staging buffers, the copy in flight on u->stream until close
+ * (or a synchronization of u->stream), where u is staged (u->area set);
+ * else by a plain copy, done when this returns. */
 tcspmm_status host_upload_send(host_upload *u, void *dst, const void *src, size_t bytes);
-
-/* Waits for the copies sent so far, keeping the staging for more. */
-tcspmm_status host_upload_wait(host_upload *u);
 
 /* Waits for the copies and frees the staging (also of an upload whose
  * opening failed, or a zeroed one); returns st, the caller's status so

@@ -493,8 +493,9 @@ static void plan_free(tcspmm_plan *plan)
     hrpb_gpu_free(plan->hrpb_dev);
     sp24_gpu_free(plan->sp24_dev);
     cudaFree(plan->values_check);
+    /* before the buffer it fills; given an error, it waits quietly: the message stays */
+    host_upload_close(&plan->values_upload, TCSPMM_ERROR_CUDA);
     cudaFree(plan->values_staging);
-    host_upload_close(&plan->values_upload, TCSPMM_SUCCESS);
     if (plan->scratch) cudaMemPoolDestroy(plan->scratch);
     csr_gpu_free(&plan->sp24_pattern);
     hrpb_free(&plan->hrpb);

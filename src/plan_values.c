@@ -62,15 +62,18 @@ static tcspmm_status copy_to_host(void *dst, const void *src, size_t bytes, void
 }
 
 /* Fails, naming the first, unless every value is below value_limit in
- * magnitude: scanned by plan_first_beyond (on stream, for device memory)
- * in sent, their complete device copy, where that is not NULL, else where
- * they are. */
+ * magnitude: scanned by plan_first_beyond where they are (device values on
+ * stream), or, where sent is not NULL, in their device copy sent, on the
+ * staging's stream that is sending it (which the scan then synchronizes). */
 static tcspmm_status check_values(tcspmm_plan *plan, const float *values, int on_device,
                                   const float *sent, void *stream)
 {
     int64_t first = -1;
-    TCSPMM_TRY(plan_first_beyond(plan, sent ? sent : values, on_device || sent, value_limit(plan),
-                                 stream, &first));
+    if (sent)
+        TCSPMM_TRY(plan_first_beyond(plan, sent, 1, value_limit(plan), plan->values_upload.stream,
+                                     &first));
+    else
+        TCSPMM_TRY(plan_first_beyond(plan, values, on_device, value_limit(plan), stream, &first));
     if (first < 0) return TCSPMM_SUCCESS;
     float v = 0;
     if (on_device) TCSPMM_TRY(copy_to_host(&v, values + first, sizeof v, stream));
@@ -106,22 +109,31 @@ static tcspmm_status values_buffer(tcspmm_plan *plan, float **buffer)
     return TCSPMM_SUCCESS;
 }
 
-/* Host values of 8 MB or more (host_upload_staged) go to the plan's buffer
- * through its page-locked staging (values_upload, opened at the first such
- * update and kept): *sent = the buffer, the copy complete. Else, or where
- * the device cannot page-lock host memory, *sent = NULL. */
+/* Pageable host values of 8 MB or more (host_upload_staged) go to the
+ * plan's buffer through its page-locked staging (values_upload, opened at
+ * the first such update and kept): *sent = the buffer, the copy in flight
+ * on values_upload.stream. Else *sent = NULL: also where the device cannot
+ * page-lock host memory, or the staging cannot be opened (it only speeds
+ * the copy up; a later update tries again). */
 static tcspmm_status send_host_values(tcspmm_plan *plan, const float *values, const float **sent)
 {
     const size_t bytes = (size_t)plan->info.nnz * sizeof(float);
     host_upload *u = &plan->values_upload;
     *sent = NULL;
     if (!host_upload_staged(bytes)) return TCSPMM_SUCCESS;
-    if (!u->stream) TCSPMM_TRY(host_upload_open(u, bytes));
+    if (!u->stream) {
+        tcspmm_status st = host_upload_open(u, bytes);
+        if (st) {
+            host_upload_close(u, st);
+            cudaGetLastError();
+            tcspmm_clear_error();
+            return TCSPMM_SUCCESS;
+        }
+    }
     if (!u->area) return TCSPMM_SUCCESS;
     float *buffer;
     TCSPMM_TRY(values_buffer(plan, &buffer));
     TCSPMM_TRY(host_upload_send(u, buffer, values, bytes));
-    TCSPMM_TRY(host_upload_wait(u));
     *sent = buffer;
     return TCSPMM_SUCCESS;
 }
@@ -144,13 +156,14 @@ static tcspmm_status copy_host_values(tcspmm_plan *plan, const float *values, vo
 static tcspmm_status replace_values(tcspmm_plan *plan, const float *values, void *stream)
 {
     const size_t bytes = (size_t)plan->info.nnz * sizeof(float);
-    int on_device = 0;
+    int on_device = 0, page_locked = 0;
     if (plan->device >= 0)
-        TCSPMM_TRY(is_device_memory(values, "tcspmm_plan_set_values: values", &on_device));
+        TCSPMM_TRY(is_device_memory(values, "tcspmm_plan_set_values: values", &on_device,
+                                    &page_locked));
     const int needs_host = plan->A.values != NULL;
     const int needs_device = plan->hrpb_dev || plan->cusparse || plan->sp24_dev;
-    const float *sent = NULL; /* large host values: checked on the device, once there */
-    if (needs_device && !on_device) TCSPMM_TRY(send_host_values(plan, values, &sent));
+    const float *sent = NULL; /* large pageable host values: checked on the device */
+    if (needs_device && !on_device && !page_locked) TCSPMM_TRY(send_host_values(plan, values, &sent));
     TCSPMM_TRY(check_values(plan, values, on_device, sent, stream));
 
     float *host_copy = NULL;

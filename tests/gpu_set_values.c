@@ -25,9 +25,10 @@
  * 2^-4, so that it stays finite). An update from host memory returns while
  * another stream is held by a host function: it waits for its own stream
  * only. tcspmm_spmm_host after every device-value update. Updates of 17 MB
- * of values from the host (HRPB, cuSPARSE, sparse24 in bf16) go through the
- * plan's page-locked buffers, kept from the first update to the second,
- * and an HRPB plan's second such update does not wait for a held stream. */
+ * of pageable values from the host (HRPB, cuSPARSE, sparse24 in bf16) go
+ * through the plan's page-locked buffers, kept from the first update to the
+ * second, and are checked on the device (test_staged_updates); an HRPB
+ * plan's second such update does not wait for a held stream. */
 #include <cuda_runtime.h>
 #include <float.h>
 #include <math.h>
@@ -562,42 +563,54 @@ static void check_no_device_wait(const tcspmm_csr *A, tcspmm_path path, tcspmm_p
     tcspmm_plan_destroy(plan);
 }
 
-/* Updates from host memory of 8 MB or more go through page-locked
+/* Pageable updates from host memory of 8 MB or more go through page-locked
  * buffers that the plan opens at the first and keeps, and are checked on
  * the device: two updates of about 4.2M values (17 MB) on a plan of path,
- * each followed by a product; then values with a NaN (and a -Inf after
- * it), and on the tensor-core paths with FLT_MAX, refused, naming the
- * first, and the plan keeps its values. */
+ * each followed by a product, through the same buffers, which sent every
+ * piece of both (the staging's buffer index has turned that far); then
+ * values with a NaN and a -Inf after it, and on the tensor-core paths with
+ * FLT_MAX, in the last piece sent (so that the check must wait for the
+ * whole copy), refused, naming the first, the plan keeping its values;
+ * then an update from page-locked values, which bypasses the staging. */
 static void test_staged_updates(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision p)
 {
     const size_t bytes = (size_t)A->nnz * sizeof(float);
     CHECK(host_upload_staged(bytes));
     tcspmm_plan *plan = updatable_plan(A, path, p);
     if (!plan) return;
+    const host_upload *u = &plan->values_upload;
     tcspmm_csr now;
     CHECK_OK(csr_copy(A, &now));
     char label[160];
+    char *area = NULL;
     for (int update = 1; update <= 2; update++) {
         rng_fill(now.values, (size_t)now.nnz, seed++);
         CHECK_OK(tcspmm_plan_set_values(plan, now.values, stream));
         snprintf(label, sizeof label, "%s %s, 17 MB of values from the host, update %d",
                  tcspmm_path_name(path), tcspmm_precision_name(p), update);
         check_product(plan, &now, label);
+        if (update == 1) area = u->area;
     }
     int device = 0, supported = 0;
     CHECK(cudaGetDevice(&device) == cudaSuccess &&
           cudaDeviceGetAttribute(&supported, cudaDevAttrHostRegisterSupported, device) == cudaSuccess);
-    const host_upload *u = &plan->values_upload;
-    CHECK(supported ? u->area && u->stage_bytes == host_upload_stage_bytes(bytes) : !u->area);
+    const size_t stage = host_upload_stage_bytes(bytes), pieces = (bytes + stage - 1) / stage;
+    if (supported)
+        CHECK(area && u->area == area && u->stage_bytes == stage &&
+              u->next == (int)(2 * pieces % HOST_UPLOAD_STAGES));
+    else
+        CHECK(!u->area);
+
     float *bad = malloc(bytes);
     CHECK(bad != NULL);
     if (bad) {
-        const int64_t at = now.nnz / 2 + 7;
+        const int64_t at = now.nnz - 3;
         rng_fill(bad, (size_t)now.nnz, seed++);
         bad[at] = NAN;
         bad[now.nnz - 1] = -INFINITY;
         char expect[64];
         snprintf(expect, sizeof expect, "values[%lld] is NaN", (long long)at);
+        snprintf(label, sizeof label, "%s %s, refused", tcspmm_path_name(path), tcspmm_precision_name(p));
         check_refused(plan, &now, bad, TCSPMM_ERROR_INVALID_MATRIX, expect, label);
         if (path != TCSPMM_PATH_CUSPARSE) {
             bad[at] = FLT_MAX;
@@ -608,6 +621,20 @@ static void test_staged_updates(const tcspmm_csr *A, tcspmm_path path, tcspmm_pr
         }
     }
     free(bad);
+
+    float *locked = NULL;
+    CHECK(cudaMallocHost((void **)&locked, bytes) == cudaSuccess);
+    if (locked) {
+        const int next = u->next;
+        rng_fill(now.values, (size_t)now.nnz, seed++);
+        memcpy(locked, now.values, bytes);
+        CHECK_OK(tcspmm_plan_set_values(plan, locked, stream));
+        snprintf(label, sizeof label, "%s %s, 17 MB of page-locked values", tcspmm_path_name(path),
+                 tcspmm_precision_name(p));
+        check_product(plan, &now, label);
+        CHECK(u->next == next);
+        cudaFreeHost(locked);
+    }
     tcspmm_csr_free(&now);
     tcspmm_plan_destroy(plan);
 }
