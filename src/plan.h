@@ -37,9 +37,9 @@ struct tcspmm_plan {
     const void *checked_B, *checked_C; /* the last pointers found to be device memory */
     unsigned long long *values_check; /* plan_first_beyond's device word, or NULL */
     float *values_staging;   /* its device copy of host values (nnz), or NULL */
-    host_upload values_upload; /* page-locked buffers that send host values of 8 MB or
-                                  more (host_upload_staged), opened at the first such
-                                  update and kept; zeroed until then */
+    host_upload values_upload; /* page-locked buffers that send pageable host values of
+                                  8 MB or more (host_upload_staged), opened at the first
+                                  such update and kept; zeroed until then */
     cudaMemPool_t scratch;   /* float copies of 16-bit B and C for paths whose kernels
                                 do not take them (spmm.c), made at the first such call */
 };
