@@ -11,10 +11,10 @@
 # --json in a new process, in turn; the table (table.md) gives plan_ms (the
 # process's first plan), plan_ms_warm, upload_ms and preprocess_ms (of the
 # first plan) and the plans' ratios to the best cuSPARSE SpMM of the same
-# process. ARGS: more spmm_run arguments for every variant (e.g.
-# --precision fp16); TREE_ARGS: more for the "-" variants (e.g. --check);
-# KEYS: more JSON fields for the table (e.g. set_values_host_warm_ms). The
-# JSON and logs go into $OUT/plan-ab.tgz.
+# process, then each variant's medians over the rounds. ARGS: more spmm_run
+# arguments for every variant (e.g. --precision fp16); TREE_ARGS: more for
+# the "-" variants (e.g. --check); KEYS: more JSON fields for the tables
+# (e.g. set_values_host_warm_ms). The JSON and logs go into $OUT/plan-ab.tgz.
 #   VARIANTS="base:.devbase new:-" ROUNDS=3 REPS=20 bash tools/plan_ab.sh INPUT...
 set -uo pipefail
 OUT=${OUT:-/tmp/plan-ab-out}
@@ -58,12 +58,13 @@ for input in "$@"; do
   done
 done
 python3 - "$out" "${names[*]}" "${KEYS:-}" "$@" <<'PY' | tee $out/table.md
-import json, os, sys
+import json, math, os, statistics, sys
 out, names, extra, inputs = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), sys.argv[4:]
 keys = ["plan_ms", "plan_ms_warm", "upload_ms", "preprocess_ms"] + extra
 print("| input | variant | round | path | " + " | ".join(keys) +
       " | cuSPARSE ms | first / cuSPARSE | warm / cuSPARSE | check |")
 print("|---" * (len(keys) + 8) + "|")
+seen = {}  # (input, variant): the rounds' values of keys
 for inp in inputs:
     tag = inp.replace(":", "_").replace("/", "_")
     for name in names:
@@ -78,7 +79,15 @@ for inp in inputs:
                 print("| %s | %s | %d | %s | %s | %.3f | %s | %s | %s |" % (inp, name, r,
                       j.get("path"), vals, cus, ratio("plan_ms"), ratio("plan_ms_warm"),
                       j.get("check_pass", "-")))
+                seen.setdefault((inp, name), []).append([num(k) for k in keys])
             except ValueError as e:
                 print("| %s | %s | %d | no result (%s) |" % (inp, name, r, e))
             r += 1
+# Medians over the rounds (a round without a value, NaN, is left out of that key's).
+print("\n| input | variant | rounds | " + " | ".join("median " + k for k in keys) + " |")
+print("|---" * (len(keys) + 3) + "|")
+for (inp, name), rounds in seen.items():
+    med = [statistics.median(v) if v else float("nan")
+           for v in ([x[i] for x in rounds if not math.isnan(x[i])] for i in range(len(keys)))]
+    print("| %s | %s | %d | %s |" % (inp, name, len(rounds), " | ".join("%.3f" % m for m in med)))
 PY
