@@ -588,6 +588,12 @@ int main(int argc, char **argv)
     record_str(&r, "date", date);
 
     tcspmm_csr A = {0};
+    /* Start CUDA (if any) before reading, not just before the plan: on the lent
+     * H200 a plan made right after the first CUDA call took 26-91 ms more in
+     * about one process of five; with CUDA started before the reading, none
+     * of 18 did (bench/results/upload-stage-bound-h200-2026-11-29/). */
+    cudaFree(NULL);
+    cudaGetLastError();
     double t0 = omp_get_wtime();
     if ((status = load_matrix(a.file, &A))) return status;
     double read_ms = (omp_get_wtime() - t0) * 1e3;
@@ -617,9 +623,7 @@ int main(int argc, char **argv)
     }
 
     tcspmm_plan *plan = NULL;
-    cudaFree(NULL); /* start CUDA (if any) outside plan_ms: plan time is preprocessing + upload */
-    cudaGetLastError();
-    t0 = omp_get_wtime();
+    t0 = omp_get_wtime(); /* plan time is preprocessing + upload */
     tcspmm_status st = tcspmm_plan_create(&A, &a.opt, &plan);
     if (st) {
         tcspmm_csr_free(&A);
