@@ -589,9 +589,10 @@ int main(int argc, char **argv)
 
     tcspmm_csr A = {0};
     /* Start CUDA (if any) before reading, not just before the plan: on the lent
-     * H200 a plan made right after the first CUDA call took 26-91 ms more in
-     * about one process of five; with CUDA started before the reading, none
-     * of 18 did (bench/results/upload-stage-bound-h200-2026-11-29/). */
+     * H200 a first plan made right after the first CUDA call took 37-91 ms in
+     * about one process of five, against 5-19 ms; with CUDA started before the
+     * reading, none of 18 took over 17.1 ms
+     * (bench/results/upload-stage-bound-h200-2026-11-29/). */
     cudaFree(NULL);
     cudaGetLastError();
     double t0 = omp_get_wtime();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# does starting CUDA right before the first plan cause its 26-91 ms outliers?
+# does starting CUDA right before the first plan cause its 37-91 ms outliers?
 # base: spmm_run as at HEAD (cudaFree(NULL) just before tcspmm_plan_create);
 # new: the tree's spmm_run (cudaFree(NULL) before reading the matrix).
 set -u
