@@ -32,8 +32,8 @@ static inline int csr_gpu_fits(int64_t rows, int64_t nnz)
 tcspmm_status csr_gpu_check_caller_sizes(const tcspmm_csr *dA, const char *fn, const char *host_fn);
 tcspmm_status csr_gpu_check_caller_arrays(const tcspmm_csr *dA, const char *fn, const char *host_fn);
 
-/* The bytes csr_gpu_upload sends for A (no values for a pattern); from 16
- * MB they go through staging buffers (host_upload.h). */
+/* The bytes csr_gpu_upload sends for A (no values for a pattern); large
+ * uploads go through staging buffers (host_upload_staged). */
 static inline size_t csr_gpu_upload_bytes(const tcspmm_csr *A)
 {
     return ((size_t)A->rows + 1) * sizeof(int64_t) + (size_t)A->nnz * (A->values ? 8 : 4);

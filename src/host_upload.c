@@ -80,9 +80,8 @@ tcspmm_status host_upload_send(host_upload *u, void *dst_bytes, const void *src_
 
 tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size_t bytes)
 {
-    if (!u->area || bytes == 0) return device_copy_in(dst, src, bytes, cudaMemcpyHostToDevice);
     TCSPMM_TRY(device_alloc(dst, bytes));
-    return host_upload_send(u, *dst, src, bytes);
+    return bytes ? host_upload_send(u, *dst, src, bytes) : TCSPMM_SUCCESS;
 }
 
 tcspmm_status host_upload_close(host_upload *u, tcspmm_status st)

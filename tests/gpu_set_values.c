@@ -591,9 +591,7 @@ static void test_staged_updates(const tcspmm_csr *A, tcspmm_path path, tcspmm_pr
         check_product(plan, &now, label);
         if (update == 1) area = u->area;
     }
-    int device = 0, supported = 0;
-    CHECK(cudaGetDevice(&device) == cudaSuccess &&
-          cudaDeviceGetAttribute(&supported, cudaDevAttrHostRegisterSupported, device) == cudaSuccess);
+    const int supported = tests_page_lock_supported();
     const size_t stage = host_upload_stage_bytes(bytes), pieces = (bytes + stage - 1) / stage;
     if (supported)
         CHECK(area && u->area == area && u->stage_bytes == stage &&

@@ -45,11 +45,17 @@ void tests_require_gpu(void)
     }
 }
 
-void tests_check_staged(size_t bytes, size_t stage_bytes, const char *what)
+int tests_page_lock_supported(void)
 {
     int device = 0, supported = 0;
     CHECK(cudaGetDevice(&device) == cudaSuccess &&
           cudaDeviceGetAttribute(&supported, cudaDevAttrHostRegisterSupported, device) == cudaSuccess);
+    return supported;
+}
+
+void tests_check_staged(size_t bytes, size_t stage_bytes, const char *what)
+{
+    const int supported = tests_page_lock_supported();
     host_upload u;
     CHECK_OK(host_upload_open(&u, bytes));
     if (!supported) printf("%s: plain copies (this device cannot page-lock host memory)\n", what);

@@ -14,6 +14,9 @@
 void tests_check(int ok, const char *expr, const char *file, int line);
 int tests_finish(void);
 void tests_require_gpu(void);
+/* Whether the current device can page-lock ordinary host memory (a failed
+ * query is a failed check). */
+int tests_page_lock_supported(void);
 /* Checks that an upload of bytes from the host goes through staging buffers
  * of stage_bytes (host_upload.h) on this device, or, where the device
  * cannot page-lock ordinary memory, that it goes by plain copies (said). */
