@@ -85,10 +85,13 @@ float sp24_overflow_limit(tcspmm_precision precision)
     return INFINITY;
 }
 
-uint16_t sp24_half_bits(float x, tcspmm_precision precision)
+/* sp24_half_bits, which the compression inlines */
+static uint16_t half_bits(float x, tcspmm_precision precision)
 {
     return precision == TCSPMM_PRECISION_BF16 ? float_to_bf16(x) : float_to_fp16(x);
 }
+
+uint16_t sp24_half_bits(float x, tcspmm_precision precision) { return half_bits(x, precision); }
 
 float sp24_half_value(uint16_t bits, tcspmm_precision precision)
 {
@@ -147,10 +150,8 @@ static uint32_t compress_unit(const sp24 *s, int64_t u, const float *dense, cons
     const uint8_t *t = taken + 4 * u;
     const uint32_t code = GROUP_CODE[t[0] | t[1] << 1 | t[2] << 2 | t[3] << 3];
     if (code == 0xFF) return code;
-    const float lo = dense[4 * u + (code & 3u)], high = dense[4 * u + (code >> 2)];
-    const int bf16 = s->precision == TCSPMM_PRECISION_BF16;
-    ((uint16_t *)v)[0] = bf16 ? float_to_bf16(lo) : float_to_fp16(lo);
-    ((uint16_t *)v)[1] = bf16 ? float_to_bf16(high) : float_to_fp16(high);
+    ((uint16_t *)v)[0] = half_bits(dense[4 * u + (code & 3u)], s->precision);
+    ((uint16_t *)v)[1] = half_bits(dense[4 * u + (code >> 2)], s->precision);
     return code;
 }
 
