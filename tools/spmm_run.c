@@ -592,7 +592,9 @@ int main(int argc, char **argv)
      * H200 a first plan made right after the first CUDA call took 37-91 ms in
      * about one process of five, against 5-19 ms; with CUDA started before the
      * reading, none of 18 took over 17.1 ms
-     * (bench/results/upload-stage-bound-h200-2026-11-29/). */
+     * (bench/results/upload-stage-bound-h200-2026-11-29/). First plans of a
+     * 101M-entry matrix still stall on the host in some processes
+     * (bench/results/first-plan-stall-h200-2026-11-29/). */
     cudaFree(NULL);
     cudaGetLastError();
     double t0 = omp_get_wtime();
