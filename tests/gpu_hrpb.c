@@ -40,7 +40,7 @@
 #define CUDA_OK(call) CHECK_OK(TCSPMM_CUDA(call))
 
 /* 57: the two-warp kernel (32 < N <= 64). */
-static const int64_t test_ns[] = {1, 7, 8, 31, 32, 57, 100, 128, 129, 512};
+static const int64_t test_ns[] = {1, 2, 3, 7, 8, 31, 32, 57, 100, 128, 129, 512};
 enum { NUM_NS = sizeof test_ns / sizeof test_ns[0] };
 
 /* --quick (for compute-sanitizer): every fourth N only. */

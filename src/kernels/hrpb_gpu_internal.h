@@ -74,8 +74,9 @@ struct hrpb_gpu {
     uint32_t *value_source;   /* nnz: the entry of A's CSR of each value, in packed order */
 };
 
-/* How the kernel reads a column-major B: gathered element by element where
- * it lies, or after a transpose into a row-major workspace. */
+/* How the kernel reads a column-major B: gathered element by element down
+ * its columns where it lies, or after a transpose into a row-major
+ * workspace. */
 typedef enum hrpb_colb_mode {
     HRPB_COLB_AUTO = 0,
     HRPB_COLB_DIRECT = 1,

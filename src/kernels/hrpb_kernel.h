@@ -68,9 +68,16 @@
  * padding column -1 is zero-filled without reading B. Chunks at columns >= n
  * are not copied: a product column depends only on its own B column and
  * those outputs are never stored. The chunk that n cuts goes element by
- * element, so no copy reads past the end of B. The B stage is 16 rows of
- * 32*WARPS + 8 floats: the pad puts the 8 lanes of each quarter-warp of a
- * B-fragment read (rows t, columns 4g..4g+3) in 32 different banks.
+ * element, so no copy reads past the end of B. A float B whose rows lie
+ * under 16 bytes apart (column-major, or row-major with n < 4) is copied
+ * element by element down the columns instead (thread t: row t % 16, every
+ * 2*WARPS-th column from t / 16), so that a warp reads 16 rows of two
+ * columns: a column-major B read in place with this mapping was 1.01x-1.17x
+ * faster at n = 1 than with the chunks, and faster than a transpose first
+ * at n = 2 (bench/results/colb-direct-h200-2026-11-29/). The B stage is 16
+ * rows of 32*WARPS + 8 floats: the pad puts the 8 lanes of each
+ * quarter-warp of a B-fragment read (rows t, columns 4g..4g+3) in 32
+ * different banks.
  *
  * 16-bit B (bf16 or fp16, TF32 arithmetic only, row-major B whose rows start
  * 8 bytes apart: hrpb_gpu_reads_b): the stages hold B's own 2-byte elements,
@@ -481,9 +488,12 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
     const hrpb_vpanel vp = vpanels[blockIdx.x];
     const int64_t blk0 = vp.first_block;
     const int nblk = vp.blocks; /* < 2^27: at most cols / 16 */
-    /* Block b's active columns copy_row .. copy_row + ROWS - 1 (aligned). */
-    const cols_t *my_cols =
-        reinterpret_cast<const cols_t *>(active_cols + blk0 * HRPB_TK + copy_row);
+    /* A float B whose rows lie under 16 bytes apart is copied by columns
+     * (Copies, at the top): whole sectors where active columns run on. */
+    const bool by_column = !VEC && EB == 4 && b_sk < 4;
+    /* Block b's active columns copy_row .. copy_row + ROWS - 1 (aligned; by
+     * column: only the first, column tid % 16) at my_cols[HRPB_TK * b]. */
+    const int32_t *my_cols = active_cols + blk0 * HRPB_TK + (by_column ? tid % 16 : copy_row);
     const int64_t *my_sizes = size_ptr + blk0;
     /* The rows of C of this lane's accumulators (rows g and g + 8 of each
      * brick row; -1 past the last row) and whether the panel is split, read
@@ -505,15 +515,20 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         const int64_t n0 = tile * NT;
         /* This thread's B chunk: columns j..j+3 of the tile. */
         const int64_t j = n0 + copy_chunk * CHUNK;
-        const int64_t sj = VEC || EB == 2 ? 1 : b_sj; /* the host passes b_sj == 1 */
-        const uint8_t *Bj = static_cast<const uint8_t *>(B) + j * sj * EB;
         const bool chunk_in = j < n, chunk_whole = j + CHUNK <= n;
         const int cut_elements = (int)(n - j); /* read where chunk_in && !chunk_whole */
+        /* By column: this thread's first column, tid / 16. */
+        const int first_column = tid / 16;
+        /* B at this thread's first column (b_sj == 1 unless by column). */
+        const uint8_t *Bj = static_cast<const uint8_t *>(B) +
+                            (by_column ? (n0 + first_column) * b_sj : j) * EB;
 
-        /* Shared addresses: stage 0 of this thread's A chunk and B chunk. */
+        /* Shared addresses: stage 0 of this thread's A chunk and B chunk (by
+         * column: row tid % 16). */
         const unsigned a_smem = (unsigned)__cvta_generic_to_shared(&sm.a[0][0]) + 16 * tid;
-        const unsigned b_smem = (unsigned)__cvta_generic_to_shared(sm.b) +
-                                (copy_row * LDB + copy_chunk * CHUNK) * EB;
+        const unsigned b_smem =
+            (unsigned)__cvta_generic_to_shared(sm.b) +
+            (by_column ? tid % 16 * LDB : copy_row * LDB + copy_chunk * CHUNK) * EB;
         /* VEC: the host passes b_sk < 2^30, so b_sk * EB fits 32 bits; the
          * offset of a row (times up to 2^31 rows) needs the 64 bits */
         const uint64_t row_bytes = VEC ? (uint32_t)(b_sk * EB) : (uint64_t)b_sk * EB;
@@ -527,11 +542,18 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                 if (i * NT < chunks)
                     cp_async16(a_smem + s * smem_t::A_BYTES + 16 * i * NT, src + 16 * i * NT);
         };
-        /* This thread's chunk of the B rows of active columns col into B stage s. */
+        /* This thread's chunk of the B rows of active columns col into B
+         * stage s (by column: its row's elements, of active column col.x). */
         auto issue_b = [&](cols_t col, int s) {
             const int *cs = reinterpret_cast<const int *>(&col);
             const unsigned dst = b_smem + s * smem_t::B_STAGE_BYTES;
-            if constexpr (EB == 2) {
+            if (by_column) {
+                const uint8_t *src = Bj + (uint64_t)max(col.x, 0) * row_bytes;
+                const int64_t step = 2 * WARPS * b_sj * EB;
+#pragma unroll 8
+                for (int jj = first_column; jj < NT && n0 + jj < n; jj += 2 * WARPS, src += step)
+                    cp_async4(dst + jj * EB, src, col.x < 0 ? 0 : 4);
+            } else if constexpr (EB == 2) {
                 if (chunk_whole) {
 #pragma unroll
                     for (int i = 0; i < ROWS; i++)
@@ -550,7 +572,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                 for (int i = 0; i < 4; i++)
                     cp_async16_row(dst + i * LDB * 4, Bj + (unsigned)max(cs[i], 0) * row_bytes,
                                    cs[i]);
-            } else if (chunk_in) { /* any strides, or the chunk that n cuts */
+            } else if (chunk_in) { /* rows not 16-byte aligned, or the chunk that n cuts */
 #pragma unroll
                 for (int i = 0; i < 4; i++) {
                     const float *src = reinterpret_cast<const float *>(
@@ -558,7 +580,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
 #pragma unroll
                     for (int e = 0; e < 4; e++)
                         if (j + e < n)
-                            cp_async4(dst + (i * LDB + e) * 4, src + e * sj, cs[i] < 0 ? 0 : 4);
+                            cp_async4(dst + (i * LDB + e) * 4, src + e, cs[i] < 0 ? 0 : 4);
                 }
             }
         };
@@ -645,7 +667,15 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
          * loads are done by the time they are needed. */
         int a_blk = 0, b_blk = 0, a_stage = 0, b_stage = 0;
         int64_t a_begin = my_sizes[0], a_end = nblk > 0 ? my_sizes[1] : a_begin;
-        cols_t cols = nblk > 0 ? my_cols[0] : cols_t{};
+        auto cols_of = [&](int b) {
+            cols_t c = {};
+            if (by_column)
+                c.x = my_cols[HRPB_TK * b];
+            else
+                c = *reinterpret_cast<const cols_t *>(my_cols + HRPB_TK * b);
+            return c;
+        };
+        cols_t cols = nblk > 0 ? cols_of(0) : cols_t{};
         auto copy_next_a = [&]() {
             if (a_blk < nblk) {
                 issue_a(a_begin, a_end, a_stage);
@@ -658,7 +688,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
         auto copy_next_b = [&]() {
             if (b_blk < nblk) {
                 issue_b(cols, b_stage);
-                if (b_blk + 1 < nblk) cols = my_cols[HRPB_TK / ROWS * (b_blk + 1)];
+                if (b_blk + 1 < nblk) cols = cols_of(b_blk + 1);
             }
             b_blk++;
             b_stage = b_stage == STAGES - 1 ? 0 : b_stage + 1;

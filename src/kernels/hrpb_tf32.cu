@@ -355,15 +355,19 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
                          passed && g->dependent_launch, stages, stream);
 }
 
-/* The rule for a column-major B: transpose it unless n is 1 (then a column
- * is contiguous already), it is too wide for the transpose's grid, or g has
- * no pool for the transpose (then B is read where it lies, as it is where
- * the pool has no room for it: hrpb_gpu_spmm_mode). */
+/* The rule for a column-major B: transpose it unless n is 1 or 2, it is
+ * too wide for the transpose's grid, or g has no pool for the transpose
+ * (then B is read where it lies, as it is where the pool has no room for
+ * it: hrpb_gpu_spmm_mode). Read in place, a column-major B takes 4-byte
+ * copies down its columns; against the transpose and 16-byte row copies
+ * that was 0.70x-0.92x the time at n = 2 on 11 matrices, 0.84x-1.10x at
+ * n = 4 and 0.87x-1.62x at n = 8 (H200,
+ * bench/results/colb-direct-h200-2026-11-29/). */
 static bool transpose_b(const hrpb_gpu *g, int64_t n, hrpb_colb_mode mode)
 {
     if (!g->scratch) return false;
     if (mode != HRPB_COLB_AUTO) return mode == HRPB_COLB_TRANSPOSE;
-    return n > 1 && n <= 65535 * 32;
+    return n > 2 && n <= 65535 * 32;
 }
 
 extern "C" int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, int64_t ldb,
