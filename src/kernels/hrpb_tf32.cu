@@ -367,7 +367,7 @@ static bool transpose_b(const hrpb_gpu *g, int64_t n, hrpb_colb_mode mode)
 {
     if (!g->scratch) return false;
     if (mode != HRPB_COLB_AUTO) return mode == HRPB_COLB_TRANSPOSE;
-    return n > 2 && n <= 65535 * 32;
+    return n > 3 && n <= 65535 * 32;
 }
 
 extern "C" int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, int64_t ldb,
