@@ -355,13 +355,15 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
                          passed && g->dependent_launch, stages, stream);
 }
 
-/* The rule for a column-major B: transpose it unless n is 1 or 2, it is
+/* The rule for a column-major B: transpose it unless n is at most 3, it is
  * too wide for the transpose's grid, or g has no pool for the transpose
  * (then B is read where it lies, as it is where the pool has no room for
  * it: hrpb_gpu_spmm_mode). Read in place, a column-major B takes 4-byte
- * copies down its columns; against the transpose and 16-byte row copies
- * that was 0.70x-0.92x the time at n = 2 on 11 matrices, 0.84x-1.10x at
- * n = 4 and 0.87x-1.62x at n = 8 (H200,
+ * copies down its columns. Against the transpose and 16-byte row copies,
+ * on 11 matrices in TF32, that took 0.70x-0.92x the time at n = 2 and
+ * 0.71x-0.96x at n = 3, but 0.84x-1.10x at n = 4 and 0.87x-1.62x at n = 8.
+ * In FP32 mode at n = 3 it was 0.73x-0.91x on 9 and 1.08x-1.14x on two
+ * small matrices with scattered columns (H200,
  * bench/results/colb-direct-h200-2026-11-29/). */
 static bool transpose_b(const hrpb_gpu *g, int64_t n, hrpb_colb_mode mode)
 {
