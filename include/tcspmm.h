@@ -227,11 +227,12 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * different streams must not run on the GPU at the same time: the cuSPARSE
  * path's workspaces and the sparse24 path's packed B are the plan's, shared
  * by its calls (order the streams, or use one plan per stream). On the
- * HRPB path a column-major B is first transposed into scratch from a memory
- * pool the plan keeps (cols x n floats, n rounded up to 4, at the largest n
- * so far; stream-ordered; freed with the plan), so calls that synchronize
- * in between do not map it again; where the device has no room for it, B
- * is read where it lies (slower). Where the device has no room to time
+ * HRPB path a column-major B with n > 3 is first transposed into scratch
+ * from a memory pool the plan keeps (cols x n floats, n rounded up to 4, at
+ * the largest n so far; stream-ordered; freed with the plan), so calls that
+ * synchronize in between do not map it again; where the device has no room
+ * for it, B is read where it lies (slower), as it always is at n <= 3
+ * (faster there). Where the device has no room to time
  * cuSPARSE's algorithms, a cuSPARSE-path call runs ALG_DEFAULT untimed and
  * a later call of that shape times them.
  * CUDA graphs: after one call outside a capture with the same n, layout,
@@ -323,7 +324,7 @@ typedef struct tcspmm_info {
     int64_t rows, cols, nnz;
     tcspmm_path path;           /* the path tcspmm_spmm runs; TCSPMM_PATH_AUTO: measured.
                                    There the plan keeps A both for HRPB and for cuSPARSE.
-                                   Per shape of call (n in 1, 2, 3-4, 5-8, ..., 65-128,
+                                   Per shape of call (n in 1, 2, 3, 4, 5-8, ..., 65-128,
                                    129-256, ...; layout; beta zero or not) it runs HRPB
                                    until the shape's calls have cost about what measuring
                                    does (or measures at the first call:

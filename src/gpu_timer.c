@@ -146,7 +146,7 @@ int gpu_timer_n_range(int64_t n)
 {
     int bits = 0;
     for (uint64_t v = n > 1 ? (uint64_t)(n - 1) : 0; v; v >>= 1) bits++;
-    return bits;
+    return bits + (n > 3);
 }
 
 int gpu_timer_shape(int64_t n, tcspmm_layout layout, float beta)

@@ -82,17 +82,19 @@ tcspmm_status gpu_stream_capturing(void *stream, int *capturing);
  * with cudaFreeAsync. */
 tcspmm_status gpu_timer_scratch_c(int64_t rows, const float *C, int64_t ldc, gpu_product *p);
 
-/* The range of N a measured choice covers: N = 1, 2, 3-4, 5-8, ..., 33-64,
- * 65-128, ... (the bit length of n - 1; the HRPB kernel changes its shape
- * at 32, 64 and 128). A solver whose block shrinks as columns converge then
- * pays for a few measurements, not one per width. */
+/* The range of N a measured choice covers: N = 1, 2, 3, 4, 5-8, ..., 33-64,
+ * 65-128, ... (the bit length of n - 1, with 3 apart from 4: the HRPB path
+ * reads a column-major B in place up to N = 3 and transposes it above, and
+ * its kernel changes its shape at 32, 64 and 128). A solver whose block
+ * shrinks as columns converge then pays for a few measurements, not one per
+ * width. */
 int gpu_timer_n_range(int64_t n);
 
 /* What one measured choice covers, as an index below GPU_TIMER_SHAPES: a
  * range of N, a layout, and whether beta is zero (an algorithm's speed then
  * includes reading C). Every shape has its own index, so a plan's tables of
  * choices hold them all and never forget one. */
-enum { GPU_TIMER_SHAPES = 64 * 2 * 2 };
+enum { GPU_TIMER_SHAPES = 65 * 2 * 2 };
 int gpu_timer_shape(int64_t n, tcspmm_layout layout, float beta);
 
 /* Times count (<= GPU_TIMER_MAX_CANDIDATES) candidates against each other

@@ -112,7 +112,7 @@ static void check_product(tcspmm_plan *fp32, tcspmm_plan *tf32, tcspmm_plan *cus
 
 static void check_matrix(const tcspmm_csr *A, const variant *v, const char *name)
 {
-    const int64_t ns[] = {1, 7, 33, 128, 129, 513};
+    const int64_t ns[] = {1, 3, 7, 33, 128, 129, 513};
     for (int k = n_first; k < (int)(sizeof ns / sizeof ns[0]); k += n_step) {
         int64_t n = ns[k];
         tcspmm_plan *fp32 = make_plan(A, TCSPMM_PATH_HRPB, TCSPMM_PRECISION_FP32, v, n);
@@ -137,7 +137,7 @@ static void check_matrix(const tcspmm_csr *A, const variant *v, const char *name
 int main(int argc, char **argv)
 {
     tests_require_gpu();
-    if (argc > 1 && !strcmp(argv[1], "--quick")) n_first = 1, n_step = 3; /* N = 7, 129 */
+    if (argc > 1 && !strcmp(argv[1], "--quick")) n_first = 2, n_step = 3; /* N = 7, 129 */
     const variant variants[] = {{"TM=16", 16, 0}, {"TM=32", 32, 0}, {"TM=16 split", 16, 3}};
     for (int c = 0; c < matgen_num_cases(); c++) {
         tcspmm_csr A;

@@ -140,13 +140,13 @@ int main(void)
     CHECK(choose_how(0.12, 2.0, 50, "natural", 512, FP, 1, why) == M);
     CHECK(choose_how(0.16, 2.0, 50, "natural", 512, FP, 1, why) == H);
 
-    /* the ranges of N a measurement covers: 1, 2, 3-4, ..., 33-64, 65-128 */
-    CHECK(gpu_timer_n_range(1) == 0 && gpu_timer_n_range(2) == 1);
-    CHECK(gpu_timer_n_range(3) == gpu_timer_n_range(4) && gpu_timer_n_range(4) != gpu_timer_n_range(5));
+    /* the ranges of N a measurement covers: 1, 2, 3, 4, 5-8, ..., 33-64, 65-128 */
+    CHECK(gpu_timer_n_range(1) == 0 && gpu_timer_n_range(2) == 1 && gpu_timer_n_range(3) == 2);
+    CHECK(gpu_timer_n_range(4) == 3 && gpu_timer_n_range(5) == 4 && gpu_timer_n_range(8) == 4);
     CHECK(gpu_timer_n_range(17) == gpu_timer_n_range(32) && gpu_timer_n_range(32) != gpu_timer_n_range(33));
     CHECK(gpu_timer_n_range(33) == gpu_timer_n_range(64) && gpu_timer_n_range(64) != gpu_timer_n_range(65));
     CHECK(gpu_timer_n_range(65) == gpu_timer_n_range(128) && gpu_timer_n_range(128) != gpu_timer_n_range(129));
-    CHECK(gpu_timer_n_range(INT64_MAX) == 63);
+    CHECK(gpu_timer_n_range(INT64_MAX) == 64);
 
     /* a choice's shape: one index per range of N, layout and beta zero or
      * not, every one of them below GPU_TIMER_SHAPES */
@@ -156,10 +156,10 @@ int main(void)
     CHECK(s0 != gpu_timer_shape(100, R, 0.5f) && s0 != gpu_timer_shape(100, Cm, 0.0f));
     CHECK(gpu_timer_shape(100, R, -1.0f) == gpu_timer_shape(100, R, 0.5f));
     int seen[GPU_TIMER_SHAPES] = {0}, distinct = 0;
-    for (int bits = 0; bits < 64; bits++)
+    for (int r = 0; r < 65; r++) /* n = 1, 2, 3, 4, 8, ..., 2^62, INT64_MAX */
         for (int layout = 0; layout < 2; layout++)
             for (int beta = 0; beta < 2; beta++) {
-                const int64_t n = bits == 0 ? 1 : bits == 63 ? INT64_MAX : ((int64_t)1 << bits);
+                const int64_t n = r < 3 ? r + 1 : r == 64 ? INT64_MAX : (int64_t)1 << (r - 1);
                 const int s = gpu_timer_shape(n, (tcspmm_layout)layout, (float)beta);
                 CHECK(s >= 0 && s < GPU_TIMER_SHAPES);
                 if (s >= 0 && s < GPU_TIMER_SHAPES && !seen[s]++) distinct++;

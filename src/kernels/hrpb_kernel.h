@@ -69,7 +69,7 @@
  * are not copied: a product column depends only on its own B column and
  * those outputs are never stored. The chunk that n cuts goes element by
  * element, so no copy reads past the end of B. A float B whose rows lie
- * under 16 bytes apart (column-major, or row-major with n < 4) is copied
+ * under 16 bytes apart (column-major, or row-major with ldb < 4) is copied
  * element by element down the columns instead (thread t: row t % 16, every
  * 2*WARPS-th column from t / 16), so that a warp reads 16 rows of two
  * columns: a column-major B read in place with this mapping was 1.00x-1.17x
@@ -572,7 +572,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                 for (int i = 0; i < 4; i++)
                     cp_async16_row(dst + i * LDB * 4, Bj + (unsigned)max(cs[i], 0) * row_bytes,
                                    cs[i]);
-            } else if (chunk_in) { /* rows not 16-byte aligned, or the chunk that n cuts */
+            } else if (chunk_in) { /* rows 16-byte copies cannot take, or the chunk that n cuts */
 #pragma unroll
                 for (int i = 0; i < 4; i++) {
                     const float *src = reinterpret_cast<const float *>(
