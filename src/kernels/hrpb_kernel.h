@@ -73,10 +73,11 @@
  * element by element down the columns instead (thread t: row t % 16, every
  * 2*WARPS-th column from t / 16), so that a warp reads 16 rows of two
  * columns: a column-major B read in place with this mapping was 1.00x-1.17x
- * faster at n = 1 than with the chunks, and faster than a transpose first
- * at n = 2 and 3 (bench/results/colb-direct-h200-2026-11-29/). The B stage is 16
- * rows of 32*WARPS + 8 floats: the pad puts the 8 lanes of each
- * quarter-warp of a B-fragment read (rows t, columns 4g..4g+3) in 32
+ * faster at n = 1 than with the chunks, and in TF32 faster than a
+ * transpose first at n = 2 and 3 (in FP32 mode not on two small matrices
+ * with scattered columns; bench/results/colb-direct-h200-2026-11-29/). The
+ * B stage is 16 rows of 32*WARPS + 8 floats: the pad puts the 8 lanes of
+ * each quarter-warp of a B-fragment read (rows t, columns 4g..4g+3) in 32
  * different banks.
  *
  * 16-bit B (bf16 or fp16, TF32 arithmetic only, row-major B whose rows start
