@@ -69,11 +69,8 @@ static tcspmm_status check_values(tcspmm_plan *plan, const float *values, int on
                                   const float *sent, void *stream)
 {
     int64_t first = -1;
-    if (sent)
-        TCSPMM_TRY(plan_first_beyond(plan, sent, 1, value_limit(plan), plan->values_upload.stream,
-                                     &first));
-    else
-        TCSPMM_TRY(plan_first_beyond(plan, values, on_device, value_limit(plan), stream, &first));
+    TCSPMM_TRY(plan_first_beyond(plan, sent ? sent : values, sent || on_device, value_limit(plan),
+                                 sent ? plan->values_upload.stream : stream, &first));
     if (first < 0) return TCSPMM_SUCCESS;
     float v = 0;
     if (on_device) TCSPMM_TRY(copy_to_host(&v, values + first, sizeof v, stream));
