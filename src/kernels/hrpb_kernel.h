@@ -806,13 +806,24 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
          * (e = 0, 1) and g + 8 (e = 2, 3) of each brick row. */
         if (CK == SP24_DATA_FP32 && c_staged && !split) {
             /* Rows of C that 16-byte stores cannot write (row-major, ldc not
-             * a multiple of 4 or C misaligned; n > 8): the warp's TM x 32
-             * tile goes through shared memory (the B stages, free once every
+             * a multiple of 4 or C misaligned; n > 8), and columns of a
+             * column-major C whose 32-byte sectors the panels straddle (ldc
+             * not a multiple of 8 or C misaligned): the warp's TM x 32 tile
+             * goes through shared memory (the B stages, free once every
              * warp has passed the barrier; rows padded to 33 words, so that
-             * the fragment writes and the row reads are free of bank
-             * conflicts), and each store then writes 32 consecutive columns
-             * of one row instead of 4 scattered words in each of 8 rows.
-             * The tile's rows of C follow the tiles, as c_row gave them. */
+             * the fragment writes and the reads below are free of bank
+             * conflicts). Each store then writes 32 consecutive columns of
+             * one row (row-major; unstaged: 4 scattered words in each of 8
+             * rows), or TM consecutive rows of 32 / TM columns (column-
+             * major: lanes 0-15 column jj, lanes 16-31 column jj + 16 at
+             * TM = 16; unstaged: 8 rows, whose 32 bytes then straddle two
+             * sectors). Sectors written in parts appear to cost a read from
+             * DRAM each where C is larger than the L2: at n = 128 such a
+             * column-major C took 1.3x-1.5x the time of one with ldc a
+             * multiple of 8 on a 1M-row Laplacian and cnr-2000, and staged
+             * about half that excess or less (bench/results/colmajor-parts-
+             * h200-2026-11-29/). The tile's rows of C follow the tiles, as
+             * c_row gave them. */
             constexpr int C_LD = smem_t::C_LD;
             __syncthreads();
             float *tile = reinterpret_cast<float *>(sm.b) + warp * (TM * C_LD);
@@ -832,13 +843,23 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                     }
                 }
             __syncwarp();
-            const int64_t j = n0 + 32 * warp + lane;
-            for (int k = 0; k < TM && j < n; k++) {
-                const int64_t i = tile_rows[k];
-                if (i < 0) break;
+            /* lane: row lane % TM of columns lane / TM * TM, ... (column-
+             * major: c_si is 1, where a staged row-major C has ldc >= n > 8),
+             * or column lane of rows 0, 1, ... (row-major) */
+            auto store = [&](int k, int jj) {
+                const int64_t i = tile_rows[k], j = n0 + 32 * warp + jj;
                 float *c = static_cast<float *>(C) + i * c_si + j * c_sj;
-                const float v = tile[k * C_LD + lane];
+                const float v = tile[k * C_LD + jj];
                 *c = beta == 0.0f ? v : v + beta * *c;
+            };
+            if (c_si == 1) {
+                const int k = lane % TM, jj0 = lane / TM * TM;
+                if (tile_rows[k] >= 0)
+                    for (int jj = jj0; jj < jj0 + TM && n0 + 32 * warp + jj < n; jj++)
+                        store(k, jj);
+            } else {
+                for (int k = 0; k < TM && n0 + 32 * warp + lane < n && tile_rows[k] >= 0; k++)
+                    store(k, lane);
             }
         } else if constexpr (CK != SP24_DATA_FP32) {
             typedef typename c_element<CK>::type ct;

@@ -269,8 +269,17 @@ static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, co
     /* Other row-major C goes through shared memory from n = 9 on; up to 8
      * columns the scalar stores are fewer instructions (at n = 7 staging was
      * 0.97x-1.00x, at 15 1.00x-1.08x, from 31 on 1.01x-1.99x:
-     * bench/results/odd-n-2026-11-27/). */
-    const bool c_staged = !c16 && c_sj == 1 && !c_vec && n > 8;
+     * bench/results/odd-n-2026-11-27/). So does a column-major C whose
+     * columns do not start on a 32-byte sector (the kernel's comment), from
+     * n = 128 on. On 7 matrices with ldc = rows and rows + 1 (H200, TF32),
+     * old time over new was 1.00x-1.20x at n = 128, 132, 256 and 512,
+     * 0.97x-1.12x at 129 and 200; FP32 mode 0.97x-1.12x at 128 and 256.
+     * Staged below 128 it was 0.93x-1.01x at n = 16 and 0.93x-0.98x at 65
+     * (bench/results/colmajor-parts-h200-2026-11-29/). */
+    const bool col_misaligned =
+        c_si == 1 && c_sj != 1 && (c_sj % 8 != 0 || (uintptr_t)C % 32 != 0);
+    const bool c_staged =
+        !c16 && ((c_sj == 1 && !c_vec && n > 8) || (col_misaligned && n >= 128));
     const int64_t n_tiles = (n + 32 * warps - 1) / (32 * warps);
     cudaLaunchAttribute attr;
     cudaLaunchConfig_t cfg = {};
