@@ -818,12 +818,12 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
              * major: lanes 0-15 column jj, lanes 16-31 column jj + 16 at
              * TM = 16; unstaged: 8 rows, whose 32 bytes then straddle two
              * sectors). Sectors written in parts appear to cost a read from
-             * DRAM each where C is larger than the L2: at n = 128 such a
-             * column-major C took 1.3x-1.5x the time of one with ldc a
-             * multiple of 8 on a 1M-row Laplacian and cnr-2000, and staged
-             * about half that excess or less (bench/results/colmajor-parts-
-             * h200-2026-11-29/). The tile's rows of C follow the tiles, as
-             * c_row gave them. */
+             * DRAM each where C is larger than the L2: at n = 128 the whole
+             * column-major product (B's transpose included) took 1.3x-1.5x
+             * the time with such a C as with ldc a multiple of 8 on a 1M-row
+             * Laplacian and cnr-2000; staged, about half that excess is left
+             * (bench/results/colmajor-parts-h200-2026-11-29/). The tile's
+             * rows of C follow the tiles, as c_row gave them. */
             constexpr int C_LD = smem_t::C_LD;
             __syncthreads();
             float *tile = reinterpret_cast<float *>(sm.b) + warp * (TM * C_LD);

@@ -272,9 +272,14 @@ static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, co
      * bench/results/odd-n-2026-11-27/). So does a column-major C whose
      * columns do not start on a 32-byte sector (the kernel's comment), from
      * n = 128 on. On 7 matrices with ldc = rows and rows + 1 (H200, TF32),
-     * old time over new was 1.00x-1.20x at n = 128, 132, 256 and 512,
-     * 0.97x-1.12x at 129 and 200; FP32 mode 0.97x-1.12x at 128 and 256.
-     * Staged below 128 it was 0.93x-1.01x at n = 16 and 0.93x-0.98x at 65
+     * old time over new was 1.00x-1.20x at n = 128, 256 and 512 (and on 4
+     * at 132), 0.97x-1.12x at 129 and 200; FP32 mode 0.97x-1.12x at 128 and
+     * 256. Staged below 128 it was 0.93x-1.01x at n = 16 and 0.93x-0.98x at
+     * 65. Column-major products at n = 65 (not staged now) ran 0.95x-1.01x
+     * as fast as before, and at 129 0.98x where nothing is staged; the
+     * kernel's new branch lengthened the block loop of the two-stage
+     * kernels with 16-byte B copies (two and four warps: 35 more
+     * instructions, ptxas recomputing addresses), which may be why
      * (bench/results/colmajor-parts-h200-2026-11-29/). */
     const bool col_misaligned =
         c_si == 1 && c_sj != 1 && (c_sj % 8 != 0 || (uintptr_t)C % 32 != 0);
