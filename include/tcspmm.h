@@ -236,7 +236,8 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * fastest with ldc a multiple of 8 and C 32-byte aligned: on an H200 at
  * n = 128, a column-major product (B's transpose included) with ldc not a
  * multiple of 8 took 1.16x the time of one with ldc a multiple of 8 on a
- * 1M-row Laplacian and 1.23x on cnr-2000 (1.33x and 1.50x before 4d576e5).
+ * 1M-row 2D Laplacian and about 1.23x on cnr-2000 (1.35x and 1.50x before
+ * 4d576e5).
  * Where the device has no room to time
  * cuSPARSE's algorithms, a cuSPARSE-path call runs ALG_DEFAULT untimed and
  * a later call of that shape times them.

@@ -821,7 +821,7 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
              * DRAM each where C is larger than the L2: at n = 128 the whole
              * column-major product (B's transpose included) took 1.3x-1.5x
              * the time with such a C as with ldc a multiple of 8 on a 1M-row
-             * Laplacian and cnr-2000; staged, about half that excess is left
+             * 2D Laplacian and cnr-2000; staged, about half that excess is left
              * (bench/results/colmajor-parts-h200-2026-11-29/). The tile's
              * rows of C follow the tiles, as c_row gave them. */
             constexpr int C_LD = smem_t::C_LD;

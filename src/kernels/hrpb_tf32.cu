@@ -276,7 +276,7 @@ static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, co
      * at 132), 0.97x-1.12x at 129 and 200; FP32 mode 0.97x-1.12x at 128 and
      * 256. Staged below 128 it was 0.93x-1.01x at n = 16 and 0.93x-0.98x at
      * 65. Column-major products at n = 65 (not staged now) ran 0.95x-1.01x
-     * as fast as before, and at 129 0.98x where nothing is staged; the
+     * as fast as before, and at 129 0.98x-0.99x where nothing is staged; the
      * kernel's new branch lengthened the block loop of the two-stage
      * kernels with 16-byte B copies (two and four warps: 35 more
      * instructions, ptxas recomputing addresses), which may be why
