@@ -844,22 +844,26 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
                 }
             __syncwarp();
             /* lane: row lane % TM of columns lane / TM * TM, ... (column-
-             * major: c_si is 1, where a staged row-major C has ldc >= n > 8),
-             * or column lane of rows 0, 1, ... (row-major) */
-            auto store = [&](int k, int jj) {
-                const int64_t i = tile_rows[k], j = n0 + 32 * warp + jj;
-                float *c = static_cast<float *>(C) + i * c_si + j * c_sj;
-                const float v = tile[k * C_LD + jj];
-                *c = beta == 0.0f ? v : v + beta * *c;
-            };
-            if (c_si == 1) {
+             * major: c_si is 1, where a staged row-major C has ldc >= n > 8;
+             * a 16-bit B, and so C, is row-major: hrpb_gpu_reads_b), or
+             * column lane of rows 0, 1, ... (row-major) */
+            if (EB == 4 && c_si == 1) {
                 const int k = lane % TM, jj0 = lane / TM * TM;
-                if (tile_rows[k] >= 0)
-                    for (int jj = jj0; jj < jj0 + TM && n0 + 32 * warp + jj < n; jj++)
-                        store(k, jj);
+                const int64_t i = tile_rows[k], j0 = n0 + 32 * warp + jj0;
+                float *c = static_cast<float *>(C) + i + j0 * c_sj;
+                for (int e = 0; e < TM && i >= 0 && j0 + e < n; e++, c += c_sj) {
+                    const float v = tile[k * C_LD + jj0 + e];
+                    *c = beta == 0.0f ? v : v + beta * *c;
+                }
             } else {
-                for (int k = 0; k < TM && n0 + 32 * warp + lane < n && tile_rows[k] >= 0; k++)
-                    store(k, lane);
+                const int64_t j = n0 + 32 * warp + lane;
+                for (int k = 0; k < TM && j < n; k++) {
+                    const int64_t i = tile_rows[k];
+                    if (i < 0) break;
+                    float *c = static_cast<float *>(C) + i * c_si + j * c_sj;
+                    const float v = tile[k * C_LD + lane];
+                    *c = beta == 0.0f ? v : v + beta * *c;
+                }
             }
         } else if constexpr (CK != SP24_DATA_FP32) {
             typedef typename c_element<CK>::type ct;

@@ -1,4 +1,4 @@
-# Call 8 (prepared, not run): write-out-loop.diff applied to the tree (git apply
+# Call 8 (run in the next session, 2026-11-29): write-out-loop.diff applied to the tree (git apply
 # bench/results/colmajor-parts-h200-2026-11-29/write-out-loop.diff), against 8d708ac
 # (.devbase = git archive 8d708ac): parts.c at n = 65 and 128 on three matrices; a bf16 B on
 # HRPB (row-major, spmm_run --b-type bf16) at N = 64 and 128, each build in turn; then
