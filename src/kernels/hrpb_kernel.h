@@ -845,9 +845,10 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
             __syncwarp();
             /* lane: row lane % TM of columns lane / TM * TM, ... (column-
              * major: c_si is 1, where a staged row-major C has ldc >= n > 8;
-             * a 16-bit B, and so C, is row-major: hrpb_gpu_reads_b), or
+             * only four-warp blocks, n >= 128, stage a column-major C, and a
+             * 16-bit B, and so C, is row-major: hrpb_gpu_reads_b), or
              * column lane of rows 0, 1, ... (row-major) */
-            if (EB == 4 && c_si == 1) {
+            if (EB == 4 && WARPS == MAX_WARPS && c_si == 1) {
                 const int k = lane % TM, jj0 = lane / TM * TM;
                 const int64_t i = tile_rows[k], j0 = n0 + 32 * warp + jj0;
                 float *c = static_cast<float *>(C) + i + j0 * c_sj;

@@ -275,12 +275,12 @@ static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, co
      * old time over new was 1.00x-1.20x at n = 128, 256 and 512 (and on 4
      * at 132), 0.97x-1.12x at 129 and 200; FP32 mode 0.97x-1.12x at 128 and
      * 256. Staged below 128 it was 0.93x-1.01x at n = 16 and 0.93x-0.98x at
-     * 65. Column-major products at n = 65 (not staged now) ran 0.95x-1.01x
-     * as fast as before, and at 129 0.98x-0.99x where nothing is staged; the
-     * kernel's new branch lengthened the block loop of the two-stage
-     * kernels with 16-byte B copies (two and four warps: 35 more
-     * instructions, ptxas recomputing addresses), which may be why
-     * (bench/results/colmajor-parts-h200-2026-11-29/). */
+     * 65. A first column-major write-out lengthened the block loops of
+     * some kernels (ptxas recomputing addresses) and ran column-major
+     * products at n = 65 0.95x-1.01x as fast; the kernel's, by a pointer
+     * stepped by ldc, 1.00x-1.01x. Blocks of one and two warps (n <= 64),
+     * which never stage a column-major C, leave it out of their code
+     * (bench/results/colmajor-parts-h200-2026-11-29/, calls 5-9). */
     const bool col_misaligned =
         c_si == 1 && c_sj != 1 && (c_sj % 8 != 0 || (uintptr_t)C % 32 != 0);
     const bool c_staged =
@@ -369,10 +369,9 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
                          passed && g->dependent_launch, stages, stream);
 }
 
-/* The rule for a column-major B: transpose it unless n is at most 3, it is
- * too wide for the transpose's grid, or g has no pool for the transpose
- * (then B is read where it lies, as it is where the pool has no room for
- * it: hrpb_gpu_spmm_mode). Read in place, a column-major B takes 4-byte
+/* The rule for a column-major B: transpose it unless n is at most 3 or g
+ * has no pool for the transpose (then B is read where it lies, as it is
+ * where the pool has no room for it: hrpb_gpu_spmm_mode). Read in place, a column-major B takes 4-byte
  * copies down its columns. Against the transpose and 16-byte row copies,
  * on 11 matrices in TF32, that took 0.70x-0.92x the time at n = 2 and
  * 0.71x-0.98x at n = 3, but 0.83x-1.10x at n = 4 and 0.87x-1.62x at n = 8.
@@ -383,7 +382,7 @@ static bool transpose_b(const hrpb_gpu *g, int64_t n, hrpb_colb_mode mode)
 {
     if (!g->scratch) return false;
     if (mode != HRPB_COLB_AUTO) return mode == HRPB_COLB_TRANSPOSE;
-    return n > 3 && n <= 65535 * 32;
+    return n > 3;
 }
 
 extern "C" int hrpb_gpu_reads_b(const hrpb_gpu *g, int b_type, const void *dB, int64_t ldb,
