@@ -847,7 +847,8 @@ hrpb_tf32_kernel(const hrpb_vpanel *__restrict__ vpanels, const int64_t *__restr
              * major: c_si is 1, where a staged row-major C has ldc >= n > 8;
              * only four-warp blocks, n >= 128, stage a column-major C, and a
              * 16-bit B, and so C, is row-major: hrpb_gpu_reads_b), or
-             * column lane of rows 0, 1, ... (row-major) */
+             * column lane of rows 0, 1, ... (row-major). A C of one row with
+             * ldc 1 (both strides 1) is written right by either. */
             if (EB == 4 && WARPS == MAX_WARPS && c_si == 1) {
                 const int k = lane % TM, jj0 = lane / TM * TM;
                 const int64_t i = tile_rows[k], j0 = n0 + 32 * warp + jj0;

@@ -371,8 +371,9 @@ static tcspmm_status launch(const hrpb_gpu *g, int64_t n, float alpha, const voi
 
 /* The rule for a column-major B: transpose it unless n is at most 3 or g
  * has no pool for the transpose (then B is read where it lies, as it is
- * where the pool has no room for it: hrpb_gpu_spmm_mode). Read in place, a column-major B takes 4-byte
- * copies down its columns. Against the transpose and 16-byte row copies,
+ * where the pool has no room for it: hrpb_gpu_spmm_mode). Read in place, a
+ * column-major B takes 4-byte copies down its columns. Against the
+ * transpose (before session 60's faster one) and 16-byte row copies,
  * on 11 matrices in TF32, that took 0.70x-0.92x the time at n = 2 and
  * 0.71x-0.98x at n = 3, but 0.83x-1.10x at n = 4 and 0.87x-1.62x at n = 8.
  * In FP32 mode at n = 3 it was 0.73x-0.91x on 9 and 1.08x-1.14x on two
