@@ -18,7 +18,7 @@
  * far apart: 2.1x-2.2x as fast at n = 100 on matrices of 0.3-1M rows
  * (rows of 400 bytes, half of them off a sector boundary), 1.08x-1.15x at
  * n = 48, 64 and 128 there; eight elements a thread on B of 0.3-1.3M
- * elements (55-80K rows at n = 16) were 0.90x-0.95x as fast
+ * elements (17-81K rows at n = 16) were 0.90x-0.95x as fast
  * (bench/results/transpose-h200-2026-11-29/). */
 #include <cuda_runtime.h>
 
@@ -36,8 +36,9 @@ dense_transpose_kernel(const float *__restrict__ S, int64_t lds, int64_t rows, i
     static_assert(TR % 32 == 0 && TR <= THREADS && THREADS % TR == 0 && TILE % THREADS == 0,
                   "each warp reads 32 rows of one column; each thread the same columns");
     __shared__ float tile[TN][TR + PAD];
-    /* (n <= 32 has one column tile: no division, which cost small matrices
-     * 1%-3% of the transpose's time) */
+    /* one column tile where n <= 32: no division (with it, column-major
+     * products of small matrices at n = 8-32 ran 0.98x-1.00x as fast as
+     * before, without it 1.00x) */
     const unsigned row_tile = col_tiles == 1 ? blockIdx.x : blockIdx.x / col_tiles;
     const int64_t i0 = (int64_t)row_tile * TR,
                   j0 = (int64_t)(blockIdx.x - row_tile * col_tiles) * TN;

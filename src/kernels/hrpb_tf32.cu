@@ -277,9 +277,10 @@ static tcspmm_status launch_kernel(const hrpb_gpu *g, int64_t n, float alpha, co
      * 256. Staged below 128 it was 0.93x-1.01x at n = 16 and 0.93x-0.98x at
      * 65. A first column-major write-out lengthened the block loops of
      * some kernels (ptxas recomputing addresses) and ran column-major
-     * products at n = 65 0.95x-1.01x as fast; the kernel's, by a pointer
-     * stepped by ldc, 1.00x-1.01x. Blocks of one and two warps (n <= 64),
-     * which never stage a column-major C, leave it out of their code
+     * products at n = 65 0.95x-1.01x as fast (7 matrices); the kernel's, by
+     * a pointer stepped by ldc, 1.00x-1.01x (3, ldc = rows + 1). Blocks of
+     * one and two warps (n <= 64), which never stage a column-major C,
+     * leave it out of their code
      * (bench/results/colmajor-parts-h200-2026-11-29/, calls 5-9). */
     const bool col_misaligned =
         c_si == 1 && c_sj != 1 && (c_sj % 8 != 0 || (uintptr_t)C % 32 != 0);
