@@ -75,13 +75,13 @@ template <int TN, int TILE>
 static tcspmm_status launch(const float *dS, int64_t lds, int64_t rows, int64_t n, float *dT,
                             int64_t ldt, cudaStream_t stream)
 {
-    const int64_t col_tiles = (n + TN - 1) / TN;
-    if (tiles<TN, TILE>(rows, n) > 0x7fffffff)
+    const int64_t blocks = tiles<TN, TILE>(rows, n);
+    if (blocks > 0x7fffffff)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "dense_transpose_to_row_major: %lld x %lld is too large",
                            (long long)rows, (long long)n);
-    dense_transpose_kernel<TN, TILE><<<(unsigned)tiles<TN, TILE>(rows, n), THREADS, 0, stream>>>(
-        dS, lds, rows, n, dT, ldt, (unsigned)col_tiles);
+    dense_transpose_kernel<TN, TILE><<<(unsigned)blocks, THREADS, 0, stream>>>(
+        dS, lds, rows, n, dT, ldt, (unsigned)((n + TN - 1) / TN));
     return TCSPMM_CUDA(cudaGetLastError());
 }
 
@@ -89,23 +89,20 @@ static tcspmm_status launch(const float *dS, int64_t lds, int64_t rows, int64_t 
  * resident blocks, else of four. */
 template <int TN>
 static tcspmm_status launch_tn(const float *dS, int64_t lds, int64_t rows, int64_t n, float *dT,
-                               int64_t ldt, cudaStream_t stream)
+                               int64_t ldt, int num_sms, cudaStream_t stream)
 {
-    int device = 0, sms = 0;
-    TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&device)));
-    TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)));
-    if (tiles<TN, 8 * THREADS>(rows, n) >= 2 * (int64_t)sms * BLOCKS_PER_SM)
+    if (tiles<TN, 8 * THREADS>(rows, n) >= 2 * (int64_t)num_sms * BLOCKS_PER_SM)
         return launch<TN, 8 * THREADS>(dS, lds, rows, n, dT, ldt, stream);
     return launch<TN, 4 * THREADS>(dS, lds, rows, n, dT, ldt, stream);
 }
 
 extern "C" tcspmm_status dense_transpose_to_row_major(const float *dS, int64_t lds,
                                                       int64_t rows, int64_t n, float *dT,
-                                                      int64_t ldt, void *stream)
+                                                      int64_t ldt, int num_sms, void *stream)
 {
     if (rows == 0 || n == 0) return TCSPMM_SUCCESS;
     cudaStream_t s = (cudaStream_t)stream;
-    if (n <= 8) return launch_tn<8>(dS, lds, rows, n, dT, ldt, s);
-    if (n <= 16) return launch_tn<16>(dS, lds, rows, n, dT, ldt, s);
-    return launch_tn<32>(dS, lds, rows, n, dT, ldt, s);
+    if (n <= 8) return launch_tn<8>(dS, lds, rows, n, dT, ldt, num_sms, s);
+    if (n <= 16) return launch_tn<16>(dS, lds, rows, n, dT, ldt, num_sms, s);
+    return launch_tn<32>(dS, lds, rows, n, dT, ldt, num_sms, s);
 }

@@ -55,6 +55,7 @@ struct hrpb_gpu {
     int64_t rows, cols;
     int64_t num_vpanels;
     int64_t num_split_panels; /* distinct panels cut into several parts */
+    int num_sms;              /* the device's multiprocessors */
     int64_t deep_slots[3];    /* resident three-stage blocks on the device, 1, 2, 4 warps */
     hrpb_vpanel *vpanels;     /* num_vpanels, in the split's launch order */
     int64_t *split_panels;    /* num_split_panels panel indices */
@@ -109,9 +110,10 @@ tcspmm_status hrpb_scale_panels(const int64_t *d_panels, int64_t count, int pane
                                 int *launched);
 
 /* dT (rows x n, row-major, leading dimension ldt) = dS (rows x n,
- * column-major, leading dimension lds). */
+ * column-major, leading dimension lds), on a device of num_sms
+ * multiprocessors. */
 tcspmm_status dense_transpose_to_row_major(const float *dS, int64_t lds, int64_t rows, int64_t n,
-                                           float *dT, int64_t ldt, void *stream);
+                                           float *dT, int64_t ldt, int num_sms, void *stream);
 
 #ifdef __cplusplus
 }

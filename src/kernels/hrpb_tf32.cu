@@ -127,6 +127,7 @@ extern "C" tcspmm_status hrpb_gpu_set_split(hrpb_gpu *g, const wave_split *w,
         st = deep_blocks_per_sm(g->panel_rows, warps, g->split, &blocks);
         g->deep_slots[warps_index(warps)] = (int64_t)sms * blocks;
     }
+    g->num_sms = sms;
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
     if (!st)
         st = device_copy_in((void **)&g->vpanels, vpanels, (size_t)nv * sizeof(hrpb_vpanel), up);
@@ -450,7 +451,7 @@ extern "C" tcspmm_status hrpb_gpu_spmm_mode(const hrpb_gpu *g, int64_t n, float 
         return launch(g, n, alpha, dB, b_type, row_major ? ldb : 1, row_major ? 1 : ldb, beta, dC,
                       c_type, c_si, c_sj, stages, s);
     tcspmm_status st =
-        dense_transpose_to_row_major((const float *)dB, ldb, g->cols, n, bt, ldt, s);
+        dense_transpose_to_row_major((const float *)dB, ldb, g->cols, n, bt, ldt, g->num_sms, s);
     if (!st)
         st = launch(g, n, alpha, bt, SP24_DATA_FP32, ldt, 1, beta, dC, c_type, c_si, c_sj, stages,
                     s);
