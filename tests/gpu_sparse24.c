@@ -7,7 +7,7 @@
  * each case on each kernel the device runs (set on the handle: mma.sp,
  * mma.sp on 64x64 tiles only, as on devices with 99 KB of shared memory per
  * block, and wgmma.sp); then one handle through products of changing n,
- * wgmma.sp's bf16 and fp16 pairs of tiles, a 16-bit product through the
+ * wgmma.sp's pairs of tiles (each shape tf32 has), a 16-bit product through the
  * public tcspmm_spmm_ex, and the most rows each mma.sp kernel takes; a
  * matrix of 20 MB goes up through staging buffers. With
  * --small-device the process runs as on a device of compute capability
@@ -290,15 +290,19 @@ static void test_changing_n(sp24_kernel kernel)
     matrix_free(&tm);
 }
 
-/* bf16 and fp16 in clusters of two 256 x 128 tiles sharing B, which the
- * launch rule takes only for large products on cards of lean DRAM
- * bandwidth (sp24_wgmma.cu, PAIRS16): lowered to every product here, at
- * three waves of tiles with an odd number along M; B packed, and in place
- * in both layouts (odd n, K = 1000 included), C fp32 and 16-bit. */
-static void test_pairs16(void)
+/* Clusters of two tiles along M sharing B, with an odd number of tiles
+ * along M (the last pair's second tile lies past A's rows) and a part-empty
+ * last column of tiles; B packed, and in place in both layouts (odd n,
+ * K = 1000 included), C fp32 and 16-bit. bf16 and fp16 pair 256 x 128
+ * tiles, which the launch rule takes only for large products on cards of
+ * lean DRAM bandwidth (sp24_wgmma.cu, PAIRS16): lowered to every product
+ * here. tf32 pairs from three waves of tiles, 128 x 256 ones or (on lean
+ * cards) 256 x 128 ones: each shape forced here in turn. */
+static void test_pairs(void)
 {
     const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR, C = TCSPMM_LAYOUT_COL_MAJOR;
-    const tcspmm_precision BF = TCSPMM_PRECISION_BF16, FP = TCSPMM_PRECISION_FP16;
+    const tcspmm_precision BF = TCSPMM_PRECISION_BF16, FP = TCSPMM_PRECISION_FP16,
+                           TF = TCSPMM_PRECISION_TF32;
     const int F32 = SP24_DATA_FP32, H_BF = SP24_DATA_BF16, H_FP = SP24_DATA_FP16;
     const spmm_case cases[] = {
         {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
@@ -308,18 +312,28 @@ static void test_pairs16(void)
         {12900, 150, 1030, BF, C, H_BF, 2, 1.0f, 0.5f, H_BF},
         {12900, 150, 1001, FP, R, H_FP, 7, 1.0f, 0.0f, H_FP},
         {12900, 1000, 1030, FP, C, H_FP, 0, 1.0f, 0.5f, F32},
+        /* tf32: row-major C in whole rows through shared memory (ldc a
+         * multiple of 4), row-major C written directly (odd ldc),
+         * column-major; K = 1000 (63 k-tiles, a part-filled last one) */
+        {12900, 200, 1030, TF, R, F32, 2, 1.0f, 0.5f, F32},
+        {12900, 100, 1027, TF, R, F32, 2, -1.0f, 1.0f, F32},
+        {12900, 1000, 1030, TF, C, F32, 1, 1.0f, 0.0f, F32},
     };
     double rate = 0;
     CHECK_OK(sp24_wgmma_dram_rate(&rate));
-    printf("  wgmma.sp, bf16 and fp16 in pairs of tiles at every size (this card: %.1f DRAM "
-           "bytes per SM cycle):\n", rate);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        test_matrix tm;
-        matrix_new(cases[i].m, cases[i].k, cases[i].precision, SP24_KERNEL_WGMMA, &tm);
-        sp24_wgmma_set_pairs16_min_macs(tm.g->maps, 0);
-        check_case(&cases[i], &tm);
-        matrix_free(&tm);
-    }
+    printf("  wgmma.sp in pairs of tiles: bf16 and fp16 at every size, tf32 in both shapes "
+           "(this card: %.1f DRAM bytes per SM cycle):\n", rate);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int wide = 0; wide < (cases[i].precision == TF ? 2 : 1); wide++) {
+            test_matrix tm;
+            matrix_new(cases[i].m, cases[i].k, cases[i].precision, SP24_KERNEL_WGMMA, &tm);
+            sp24_wgmma_set_pairs16_min_macs(tm.g->maps, 0);
+            sp24_wgmma_set_tf32_wide_pairs(tm.g->maps, wide);
+            if (cases[i].precision == TF) printf("  tf32 pairs of %s tiles:\n",
+                                                 wide ? "128 x 256" : "256 x 128");
+            check_case(&cases[i], &tm);
+            matrix_free(&tm);
+        }
 }
 
 /* The public tcspmm_spmm_ex with bf16 B and C (row-major, ld past n, beta
@@ -581,10 +595,11 @@ int main(int argc, char **argv)
         {300, 100, 130, BF, R, H_BF, 2, 1.0f, 0.5f, F32},
         {300, 100, 132, TF, R, F32, 0, 2.0f, 0.0f, F32},
         {200, 100, 64, FP, R, F32, 4, 1.0f, 1.0f, F32},
-        /* at least three waves of wgmma.sp's 256 x 128 tiles: tf32 runs them
-         * in clusters of two that share B, with an odd number of tiles
-         * along M (the last pair's second tile lies past A's rows); bf16
-         * and fp16 in 128 x 256 tiles; B packed (ldb not a multiple of 8),
+        /* at least three waves of wgmma.sp's 256 x 128 tiles: tf32 runs
+         * tiles in clusters of two that share B (128 x 256 ones, or
+         * 256 x 128 on cards of lean DRAM bandwidth), with an odd number of
+         * tiles along M (the last pair's second tile lies past A's rows);
+         * bf16 and fp16 in 128 x 256 tiles; B packed (ldb not a multiple of 8),
          * and read in place in both layouts (row-major C then written in
          * whole rows through shared memory) */
         {12900, 200, 1030, BF, R, H_BF, 0, 1.0f, 0.5f, F32},
@@ -639,7 +654,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
             if (!small_only || cases[i].m * cases[i].n < 100000) run_case(&cases[i], kernels[k]);
     for (int k = 0; k < num_kernels; k++) test_changing_n(kernels[k]);
-    if (!small_only && sp24_kernel_usable(SP24_KERNEL_WGMMA)) test_pairs16();
+    if (!small_only && sp24_kernel_usable(SP24_KERNEL_WGMMA)) test_pairs();
     test_rejects();
     test_public_16bit();
     test_no_columns();

@@ -214,6 +214,7 @@ template <int MW, int ACC> __device__ __forceinline__ void fence_operands(float 
 #define TAIL32_TF ", %32, %33, %34, %35, one, 1, 1;\n}"
 #define TAIL64_TF ", %64, %65, %66, %67, one, 1, 1;\n}"
 #define TAIL128_16 ", %128, %129, %130, %131, one, 1, 1, 0, %132;\n}"
+#define TAIL128_TF ", %128, %129, %130, %131, one, 1, 1;\n}"
 #define WGMMA_HEAD "{\n.reg .pred one;\nsetp.ne.b32 one, 1, 0;\nwgmma.mma_async.sp.sync.aligned."
 #define IN_OPS "l"(da), "l"(db), "r"(e), "n"(SEL)
 #define IN_OPS_16 IN_OPS, "n"(TB ? 1 : 0)
@@ -236,6 +237,8 @@ template <tcspmm_precision ELEM, int BN, int SEL, bool TB> struct wgmma_sp;
 WGMMA_SP(TCSPMM_PRECISION_BF16, 256, "m64n256k32.f32.bf16.bf16", REGS128, TAIL128_16, IN_OPS_16,
          ACC128)
 WGMMA_SP(TCSPMM_PRECISION_FP16, 256, "m64n256k32.f32.f16.f16", REGS128, TAIL128_16, IN_OPS_16,
+         ACC128)
+WGMMA_SP(TCSPMM_PRECISION_TF32, 256, "m64n256k16.f32.tf32.tf32", REGS128, TAIL128_TF, IN_OPS,
          ACC128)
 WGMMA_SP(TCSPMM_PRECISION_BF16, 128, "m64n128k32.f32.bf16.bf16", REGS64, TAIL64_16, IN_OPS_16,
          ACC64)
@@ -750,13 +753,18 @@ template <int BN, int KT, bool NM> constexpr int b_slot()
     return BN == 64 ? 1 : KT == 1 && NM ? 2 : 0;
 }
 
-/* Pairs: 256 x 128 tiles in clusters of two that load B once (multicast),
- * from PAIR_MIN_WAVES waves of tiles on. tf32, whose 4-byte B tiles are
- * twice the bytes per k of a 16-bit one, always pairs there: on an H200
- * (contenders in random turns, three rounds in one call) pairs were 2.8%
- * faster at 4096^3 and 7-8% faster at 16384 x 1024. Below 3 waves pairs
- * were 0-7% slower on the H100, and up to 5% slower on the H200 at 16
- * bits. */
+/* Pairs: tiles in clusters of two along M that load B once (multicast),
+ * from PAIR_MIN_WAVES waves of 256 x 128 tiles on. tf32, whose 4-byte B
+ * tiles are twice the bytes per k of a 16-bit one, always pairs there: on
+ * an H200 (contenders in random turns, three rounds in one call) pairs of
+ * 256 x 128 tiles were 2.8% faster at 4096^3 and 7-8% faster at 16384 x
+ * 1024. Below 3 waves pairs were 0-7% slower on the H100, and up to 5%
+ * slower on the H200 at 16 bits. tf32 pairs 128 x 256 tiles in place of
+ * 256 x 128 ones except on lean cards (LEAN_DRAM_RATE): against 256 x 128
+ * pairs in alternating processes, M = K = 4096..16384, N = 4096, 8192,
+ * the H200 was 1.009x-1.028x faster at all six sizes, the H100 0.98x-1.00x
+ * up to 8192^2 and 0.84x-0.86x at M = 16384
+ * (bench/results/sp24-tf32-wide-pairs-2026-11-27). */
 #define PAIR_MIN_WAVES 3
 
 /* What the card changes, for bf16 and fp16. 128 x 256 tiles run where they
@@ -806,12 +814,14 @@ struct sp24_wgmma_maps {
     const void *b_base; /* the B the b maps describe: its kind, ld and width */
     int b_kind;
     int64_t b_ld, b_n;
-    /* clusters that run at once (0: not asked, -1: none): of two 256 x 128
-     * blocks, and of the parts of a split K ([BN == 64][parts]) */
-    int pairs_fit, split_fit[2][MAX_SPLITS + 1];
+    /* clusters that run at once (0: not asked, -1: none): of two blocks,
+     * 256 x 128 and 128 x 256 ([wide]), and of the parts of a split K
+     * ([BN == 64][parts]) */
+    int pairs_fit[2], split_fit[2][MAX_SPLITS + 1];
     /* bf16 and fp16 run 128 x 256 tiles up to, and pairs from, these many
      * multiply-adds (the card's: WIDE_MAX_MACS*, PAIRS16_MIN_MACS) */
     double wide_max_macs, pairs16_min_macs;
+    bool tf32_wide_pairs; /* tf32 pairs 128 x 256 tiles (not on lean cards) */
 };
 
 /* B's maps for a call: the packed buffer (n_pad rows of cols_pad, k
@@ -858,6 +868,7 @@ extern "C" tcspmm_status sp24_wgmma_maps_new(tcspmm_precision precision, const v
     const bool lean = dram_rate > 0 && dram_rate < LEAN_DRAM_RATE;
     m->wide_max_macs = lean ? WIDE_MAX_MACS_LEAN : WIDE_MAX_MACS;
     m->pairs16_min_macs = lean ? PAIRS16_MIN_MACS : INFINITY;
+    m->tf32_wide_pairs = !lean;
     for (int h = 0; h < 3 && !st; h++) {
         const int bm = A_SLOTS[h][0], kt = A_SLOTS[h][1];
         st = encode_tiled(&m->a[h], m->type, m->elem_bytes, values, cols_pad / 2, rows_pad,
@@ -879,6 +890,11 @@ extern "C" void sp24_wgmma_maps_free(sp24_wgmma_maps *m) { delete m; }
 extern "C" void sp24_wgmma_set_pairs16_min_macs(sp24_wgmma_maps *m, double macs)
 {
     m->pairs16_min_macs = macs;
+}
+
+extern "C" void sp24_wgmma_set_tf32_wide_pairs(sp24_wgmma_maps *m, int wide)
+{
+    m->tf32_wide_pairs = wide != 0;
 }
 
 extern "C" tcspmm_status sp24_wgmma_dram_rate(double *bytes_per_sm_cycle)
@@ -1073,13 +1089,15 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, int CL> struct wgmm
  * (the clusters of the parts fill the GPCs unevenly: at M = 4096, 32 tiles
  * in 3 parts against 64 in 2: bf16 and fp16 1.005x-1.02x with 16-bit B,
  * 0.98x with fp32 B; at M = 2048 1.07x-1.12x). Else 256 x 128 (three stages of 64 KB; in
- * clusters of two as PAIR_MIN_WAVES says) or 128 x 128 (four stages), whichever
- * shape's cost is lower; and for bf16 and fp16, 128 x 256 (five stages of one k-tile,
- * 41 KB) in place of 256 x 128 up to the card's WIDE_MAX_MACS*. */
+ * clusters of two as PAIR_MIN_WAVES says, tf32 pairing 128 x 256 tiles on cards that are
+ * not lean) or 128 x 128 (four stages), whichever shape's cost is lower; and for bf16 and
+ * fp16, 128 x 256 (five stages of one k-tile, 41 KB) in place of 256 x 128 up to the
+ * card's WIDE_MAX_MACS*. */
 template <tcspmm_precision ELEM> struct wgmma_configs {
     typedef wgmma_config<ELEM, 128, 2, 3, 1> big;
     typedef wgmma_config<ELEM, 128, 2, 3, 2> big_pairs;
     typedef wgmma_config<ELEM, 256, 1, 5, 1> wide; /* bf16, fp16 */
+    typedef wgmma_config<ELEM, 256, 1, 5, 2> wide_pairs; /* tf32 */
     typedef wgmma_config<ELEM, 128, 1, 4, 1> mid;
     typedef wgmma_config<ELEM, 64, 1, 4, 1> small;
 };
@@ -1088,10 +1106,30 @@ template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
 {
     TCSPMM_TRY(wgmma_configs<ELEM>::big::prepare());
     TCSPMM_TRY(wgmma_configs<ELEM>::big_pairs::prepare());
-    if constexpr (ELEM != TCSPMM_PRECISION_TF32) /* only bf16 and fp16 run 128 x 256 tiles */
+    if constexpr (ELEM == TCSPMM_PRECISION_TF32) /* tf32 runs 128 x 256 tiles only in pairs */
+        TCSPMM_TRY(wgmma_configs<ELEM>::wide_pairs::prepare());
+    else
         TCSPMM_TRY(wgmma_configs<ELEM>::wide::prepare());
     TCSPMM_TRY(wgmma_configs<ELEM>::mid::prepare());
     return wgmma_configs<ELEM>::small::prepare();
+}
+
+/* Launches the product in clusters of two tiles of configuration P along M
+ * (*launched = 1) where it makes PAIR_MIN_WAVES waves of tiles or more and
+ * such clusters fit on the device; pairs_fit: the maps' count of them. */
+template <typename P>
+static tcspmm_status launch_pairs(const sp24_wgmma_args *a, int *pairs_fit, cudaStream_t stream,
+                                  int *launched)
+{
+    launch_shape p;
+    TCSPMM_TRY(P::shape(a, 1.0, &p));
+    int fit = 0;
+    *launched = 0;
+    if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
+        TCSPMM_TRY(P::clusters_fit(2, P::SMEM, pairs_fit, &fit));
+    if (fit == 0) return TCSPMM_SUCCESS;
+    *launched = 1;
+    return P::launch(a, p, fit, stream);
 }
 
 template <tcspmm_precision ELEM>
@@ -1110,14 +1148,17 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     TCSPMM_TRY(big::shape(a, 1.0, &b));
     if (b.cost > m.cost) return mid::launch(a, m, a->num_sms, stream);
     const double macs = (double)a->rows * a->n * a->cols;
+    int launched = 0;
+    if constexpr (ELEM == TCSPMM_PRECISION_TF32)
+        if (a->maps->tf32_wide_pairs) {
+            TCSPMM_TRY(launch_pairs<typename wgmma_configs<ELEM>::wide_pairs>(
+                a, &a->maps->pairs_fit[1], stream, &launched));
+            if (launched) return TCSPMM_SUCCESS;
+        }
     if (ELEM == TCSPMM_PRECISION_TF32 || macs >= a->maps->pairs16_min_macs) {
-        typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
-        launch_shape p;
-        TCSPMM_TRY(big_pairs::shape(a, 1.0, &p));
-        int fit = 0;
-        if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
-            TCSPMM_TRY(big_pairs::clusters_fit(2, big_pairs::SMEM, &a->maps->pairs_fit, &fit));
-        if (fit > 0) return big_pairs::launch(a, p, fit, stream);
+        TCSPMM_TRY(launch_pairs<typename wgmma_configs<ELEM>::big_pairs>(
+            a, &a->maps->pairs_fit[0], stream, &launched));
+        if (launched) return TCSPMM_SUCCESS;
     }
     if constexpr (ELEM != TCSPMM_PRECISION_TF32)
         if (macs <= a->maps->wide_max_macs) { /* 128 x 256 if no dearer */

@@ -31,15 +31,20 @@ void sp24_wgmma_maps_free(sp24_wgmma_maps *m);
 
 /* The current card's peak DRAM bandwidth in bytes per SM and SM cycle
  * (memory clock x 2 x bus width / (SMs x SM clock)); 0 where the driver
- * gives no clock. Below a bound (not 0) the launch rule for bf16 and fp16
- * changes: 128 x 256 tiles for fewer products, pairs of 256 x 128 tiles
- * for the largest (sp24_wgmma.cu, LEAN_DRAM_RATE). */
+ * gives no clock. Below a bound (not 0) the launch rule changes: for bf16
+ * and fp16, 128 x 256 tiles for fewer products, pairs of 256 x 128 tiles
+ * for the largest; tf32 pairs 256 x 128 tiles in place of 128 x 256 ones
+ * (sp24_wgmma.cu, LEAN_DRAM_RATE). */
 tcspmm_status sp24_wgmma_dram_rate(double *bytes_per_sm_cycle);
 
 /* For tests: bf16 and fp16 products of at least macs multiply-adds
  * (M x N x K) with m run in clusters of two where the launch rule allows
  * pairs at all (0: always; maps_new sets it from the card). */
 void sp24_wgmma_set_pairs16_min_macs(sp24_wgmma_maps *m, double macs);
+
+/* For tests: tf32 pairs 128 x 256 tiles (wide, nonzero) or 256 x 128 ones
+ * (maps_new sets it from the card: 256 x 128 on lean cards). */
+void sp24_wgmma_set_tf32_wide_pairs(sp24_wgmma_maps *m, int wide);
 
 /* Where B comes from: the packed buffer, or the caller's 16-bit B read in
  * place (its address a multiple of 16 bytes, ldb of 8 elements), column-
