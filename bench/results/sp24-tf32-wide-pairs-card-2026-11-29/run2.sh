@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Call 2: the commit (3e26528) built for sm_90: the README's run line, ctest -L gpu, memcheck
+# of gpu_sparse24 --small, then the structured benchmark's tables (bf16, fp16, tf32; one
+# process each, contenders in random turns). Logs into $OUT/call2.tgz.
+set -uo pipefail
+L=/tmp/logs2; rm -rf $L; mkdir -p $L
+. tools/ab_common.sh
+ab_device_header $L
+t0=$(date +%s)
+cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES=90 -DTCSPMM_GIT_COMMIT="${COMMIT:-}" > $L/cfg.log 2>&1 &&
+  cmake --build build -j16 > $L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
+echo "built in $(( $(date +%s) - t0 )) s"
+./build/spmm_run data/ted_B.mtx.gz --check --info > $L/readme-run.log 2>&1
+echo "README run line: exit $? $(grep -iE 'check|pass|fail' $L/readme-run.log | tail -2 | tr '\n' ' ')"
+(cd build && TCSPMM_REQUIRE_GPU=1 TCSPMM_DATA=$PWD/../data ctest -L gpu -j4 --output-on-failure --timeout 300) > $L/ctest.log 2>&1
+grep -E "tests passed|tests failed|\(Failed\)" $L/ctest.log | tail -8
+cp build/Testing/Temporary/LastTest.log $L/ctest-last.log 2>/dev/null
+echo "ctest done at $(( $(date +%s) - t0 )) s"
+timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/gpu_sparse24 --small > $L/memcheck-gpu_sparse24.log 2>&1
+echo "memcheck gpu_sparse24 --small: rc $? $(grep -E 'ERROR SUMMARY' $L/memcheck-gpu_sparse24.log | tail -1) at $(( $(date +%s) - t0 )) s"
+B=$PWD/build SP24_BUILD_ONLY=1 OUT=$L/sp24build bash tools/sp24_device.sh > $L/sp24build.log 2>&1 || tail -20 $L/sp24build.log
+echo "sp24_bench built at $(( $(date +%s) - t0 )) s; $(grep -o 'cuSPARSELt: .*' $L/sp24build.log | head -1)"
+for p in tf32 fp16 bf16; do
+  [ $(( $(date +%s) - t0 )) -gt 480 ] && break
+  timeout 90 build/sp24_bench --precision $p --reps 20 --no-hrpb 2>&1 | grep -v workspace > $L/bench-$p.md
+  echo "bench $p rc $? at $(( $(date +%s) - t0 )) s"
+done
+tar czf $OUT/call2.tgz -C $L .
