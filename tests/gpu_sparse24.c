@@ -295,9 +295,10 @@ static void test_changing_n(sp24_kernel kernel)
  * last column of tiles; B packed, and in place in both layouts (odd n,
  * K = 1000 included), C fp32 and 16-bit. bf16 and fp16 pair 256 x 128
  * tiles, which the launch rule takes only for large products on cards of
- * lean DRAM bandwidth (sp24_wgmma.cu, PAIRS16): lowered to every product
- * here. tf32 pairs from three waves of tiles, 128 x 256 ones or (on lean
- * cards) 256 x 128 ones: each shape forced here in turn. */
+ * lean DRAM bandwidth (sp24_wgmma.cu, PAIRS16_MIN_MACS): lowered to every
+ * product here. tf32 pairs from three waves of tiles, 128 x 256 ones or
+ * (on lean cards) 256 x 128 ones: each shape forced here in turn. Each
+ * case checks that its product launched the pairs it forced. */
 static void test_pairs(void)
 {
     const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR, C = TCSPMM_LAYOUT_COL_MAJOR;
@@ -314,7 +315,8 @@ static void test_pairs(void)
         {12900, 1000, 1030, FP, C, H_FP, 0, 1.0f, 0.5f, F32},
         /* tf32: row-major C in whole rows through shared memory (ldc a
          * multiple of 4), row-major C written directly (odd ldc),
-         * column-major; K = 1000 (63 k-tiles, a part-filled last one) */
+         * column-major; K = 1000 (32 k-tiles of 32 columns, 8 in the
+         * last) */
         {12900, 200, 1030, TF, R, F32, 2, 1.0f, 0.5f, F32},
         {12900, 100, 1027, TF, R, F32, 2, -1.0f, 1.0f, F32},
         {12900, 1000, 1030, TF, C, F32, 1, 1.0f, 0.0f, F32},
@@ -332,6 +334,8 @@ static void test_pairs(void)
             if (cases[i].precision == TF) printf("  tf32 pairs of %s tiles:\n",
                                                  wide ? "128 x 256" : "256 x 128");
             check_case(&cases[i], &tm);
+            CHECK(sp24_wgmma_pairs_fit(tm.g->maps, wide) > 0);
+            CHECK(sp24_wgmma_pairs_fit(tm.g->maps, !wide) == 0);
             matrix_free(&tm);
         }
 }

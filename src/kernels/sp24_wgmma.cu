@@ -764,10 +764,12 @@ template <int BN, int KT, bool NM> constexpr int b_slot()
  * pairs in alternating processes, M = K = 4096..16384, N = 1024..8192,
  * the H200 was 1.009x-1.070x faster at all ten sizes that pair, the H100
  * 0.98x-1.00x up to 8192^2 and 0.84x-0.86x at M = 16384
- * (bench/results/sp24-tf32-wide-pairs-2026-11-27, -card-2026-11-29). */
+ * (bench/results/sp24-tf32-wide-pairs-2026-11-27, -card-2026-11-29). Either
+ * shape pairs where 256 x 128 pairs would (their waves). */
 #define PAIR_MIN_WAVES 3
 
-/* What the card changes, for bf16 and fp16. 128 x 256 tiles run where they
+/* What the card changes (for tf32, only the shape of its pairs, above). For
+ * bf16 and fp16: 128 x 256 tiles run where they
  * cost no more than 256 x 128 ones, up to WIDE_MAX_MACS multiply-adds
  * (M x N x K). On a card with fewer than LEAN_DRAM_RATE bytes of peak DRAM
  * bandwidth per SM and SM cycle (sp24_wgmma_dram_rate: the H100 SXM 12.8,
@@ -784,8 +786,8 @@ template <int BN, int KT, bool NM> constexpr int b_slot()
  * (geomean 1.034x), H100 0.96x-1.08x (1.037x); above it the H100 lost
  * (0.92x-1.03x, geomean 0.976x). On the H200, by time, three rounds, M = K =
  * 8192, N = 4096, 8192 (2^38, 2^39): 1.007x-1.034x; M = K = 16384 (2^40,
- * 2^41): 0.979x-1.004x. tf32, whose 256 x 128 tiles run in pairs, was
- * 2%-49% slower on the H200.
+ * 2^41): 0.979x-1.004x. tf32 in single 128 x 256 tiles was 2%-49% slower
+ * on the H200 than its pairs of 256 x 128 tiles.
  * 16-bit pairs, against single 256 x 128 tiles in alternating processes: on
  * the H200 slower at all twelve sizes M = K = 4096..16384, N = 4096, 8192
  * (no pairs 1.026x geomean; 1.002x-1.025x at M = 16384); on the H100, by
@@ -895,6 +897,11 @@ extern "C" void sp24_wgmma_set_pairs16_min_macs(sp24_wgmma_maps *m, double macs)
 extern "C" void sp24_wgmma_set_tf32_wide_pairs(sp24_wgmma_maps *m, int wide)
 {
     m->tf32_wide_pairs = wide != 0;
+}
+
+extern "C" int sp24_wgmma_pairs_fit(const sp24_wgmma_maps *m, int wide)
+{
+    return m->pairs_fit[wide != 0];
 }
 
 extern "C" tcspmm_status sp24_wgmma_dram_rate(double *bytes_per_sm_cycle)
@@ -1115,8 +1122,8 @@ template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
 }
 
 /* Launches the product in clusters of two tiles of configuration P along M
- * (*launched = 1) where it makes PAIR_MIN_WAVES waves of tiles or more and
- * such clusters fit on the device; pairs_fit: the maps' count of them. */
+ * where such clusters fit on the device (*launched = 1); pairs_fit: the
+ * maps' count of them. */
 template <typename P>
 static tcspmm_status launch_pairs(const sp24_wgmma_args *a, int *pairs_fit, cudaStream_t stream,
                                   int *launched)
@@ -1124,12 +1131,9 @@ static tcspmm_status launch_pairs(const sp24_wgmma_args *a, int *pairs_fit, cuda
     launch_shape p;
     TCSPMM_TRY(P::shape(a, 1.0, &p));
     int fit = 0;
-    *launched = 0;
-    if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms)
-        TCSPMM_TRY(P::clusters_fit(2, P::SMEM, pairs_fit, &fit));
-    if (fit == 0) return TCSPMM_SUCCESS;
-    *launched = 1;
-    return P::launch(a, p, fit, stream);
+    TCSPMM_TRY(P::clusters_fit(2, P::SMEM, pairs_fit, &fit));
+    *launched = fit > 0;
+    return fit > 0 ? P::launch(a, p, fit, stream) : TCSPMM_SUCCESS;
 }
 
 template <tcspmm_precision ELEM>
@@ -1148,17 +1152,20 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
     TCSPMM_TRY(big::shape(a, 1.0, &b));
     if (b.cost > m.cost) return mid::launch(a, m, a->num_sms, stream);
     const double macs = (double)a->rows * a->n * a->cols;
-    int launched = 0;
-    if constexpr (ELEM == TCSPMM_PRECISION_TF32)
-        if (a->maps->tf32_wide_pairs) {
-            TCSPMM_TRY(launch_pairs<typename wgmma_configs<ELEM>::wide_pairs>(
-                a, &a->maps->pairs_fit[1], stream, &launched));
+    if (ELEM == TCSPMM_PRECISION_TF32 || macs >= a->maps->pairs16_min_macs) {
+        typedef typename wgmma_configs<ELEM>::big_pairs big_pairs;
+        launch_shape p;
+        TCSPMM_TRY(big_pairs::shape(a, 1.0, &p));
+        int launched = 0;
+        if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms) {
+            if constexpr (ELEM == TCSPMM_PRECISION_TF32)
+                if (a->maps->tf32_wide_pairs)
+                    TCSPMM_TRY(launch_pairs<typename wgmma_configs<ELEM>::wide_pairs>(
+                        a, &a->maps->pairs_fit[1], stream, &launched));
+            if (!launched)
+                TCSPMM_TRY(launch_pairs<big_pairs>(a, &a->maps->pairs_fit[0], stream, &launched));
             if (launched) return TCSPMM_SUCCESS;
         }
-    if (ELEM == TCSPMM_PRECISION_TF32 || macs >= a->maps->pairs16_min_macs) {
-        TCSPMM_TRY(launch_pairs<typename wgmma_configs<ELEM>::big_pairs>(
-            a, &a->maps->pairs_fit[0], stream, &launched));
-        if (launched) return TCSPMM_SUCCESS;
     }
     if constexpr (ELEM != TCSPMM_PRECISION_TF32)
         if (macs <= a->maps->wide_max_macs) { /* 128 x 256 if no dearer */

@@ -46,6 +46,12 @@ void sp24_wgmma_set_pairs16_min_macs(sp24_wgmma_maps *m, double macs);
  * (maps_new sets it from the card: 256 x 128 on lean cards). */
 void sp24_wgmma_set_tf32_wide_pairs(sp24_wgmma_maps *m, int wide);
 
+/* For tests: how many clusters of two 128 x 256 (wide) or 256 x 128 tiles
+ * run at once, as the first product on m that would launch such pairs
+ * asked the device: 0 if no product would, -1 if none fit; a count above 0
+ * means a product launched them. */
+int sp24_wgmma_pairs_fit(const sp24_wgmma_maps *m, int wide);
+
 /* Where B comes from: the packed buffer, or the caller's 16-bit B read in
  * place (its address a multiple of 16 bytes, ldb of 8 elements), column-
  * major (k contiguous, like the packed one) or row-major (n contiguous,
