@@ -762,10 +762,11 @@ template <int BN, int KT, bool NM> constexpr int b_slot()
  * slower on the H200 at 16 bits. tf32 pairs 128 x 256 tiles in place of
  * 256 x 128 ones except on lean cards (LEAN_DRAM_RATE): against 256 x 128
  * pairs in alternating processes, M = K = 4096..16384, N = 1024..8192,
- * the H200 was 1.009x-1.070x faster at all ten sizes that pair, the H100
- * 0.98x-1.00x up to 8192^2 and 0.84x-0.86x at M = 16384
- * (bench/results/sp24-tf32-wide-pairs-2026-11-27, -card-2026-11-29). Either
- * shape pairs where 256 x 128 pairs would (their waves). */
+ * the H200 was 1.009x-1.070x faster (mean of 4-5 rounds) at all ten sizes
+ * that pair, the H100 0.98x-1.00x up to 8192^2 and 0.84x-0.86x at
+ * M = 16384 (bench/results/sp24-tf32-wide-pairs-2026-11-27,
+ * -card-2026-11-29). Either shape pairs where 256 x 128 pairs would (their
+ * waves). */
 #define PAIR_MIN_WAVES 3
 
 /* What the card changes (for tf32, only the shape of its pairs, above). For
