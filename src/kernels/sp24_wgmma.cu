@@ -176,6 +176,28 @@ __device__ __forceinline__ void wgmma_wait_all()
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 }
 
+/* Waits until at most one wgmma group is in flight, and keeps the metadata
+ * words of the group that retires (words) in their registers until then.
+ * wgmma.sp reads its metadata register while the group is in flight, but
+ * ptxas (CUDA 13.0) treats the register as free once the instruction has
+ * issued, and put the next stage's words there (wrong products on the
+ * H100). A store of the words after the wait, under a predicate that is
+ * false at run time (never) but not to ptxas, keeps them live, so the next
+ * stage's words take other registers. tools/check_meta_regs.py checks the
+ * SASS. */
+template <int N>
+__device__ __forceinline__ void wgmma_wait_one_keeping(const uint32_t (&words)[N], bool never,
+                                                       uint32_t sink)
+{
+    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.u32 p, %1, 0;\n@p st.shared.b32 [%2], %0;\n}" ::"r"(
+                         words[i]),
+                     "r"((uint32_t)never), "r"(sink + 4 * i)
+                     : "memory");
+}
+
 /* Keeps the compiler from moving accesses of the accumulators across the
  * asynchronous wgmma region. */
 template <int MW, int ACC> __device__ __forceinline__ void fence_operands(float (&acc)[MW][ACC])
@@ -406,8 +428,10 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
 /* Consumer warpgroup c (0 or 1) owns rows c*MW*64 .. +MW*64 of each unit:
  * per stage it issues, for each of its MW 64-row slices, two wgmma.sp
  * k-steps per k-tile (selector = k-step % 2, so the two k-steps of a k-tile
- * share one metadata word) as one wgmma group, waits for it, and releases the stage
- * (lane i of each warp in the block of rank i of the cluster).
+ * share one metadata word) as one wgmma group, and releases the stage once
+ * that group has retired (lane i of each warp in the block of rank i of the
+ * cluster): at once, or, where one group stays in flight, after the next
+ * stage's group is issued.
  * Warp w: rows 16w .. 16w+15 of each slice (its metadata is the 16-row
  * tile's lane-ordered word, read from the stage).
  * Thread: the m64nBN accumulator fragment, rows g and g + 8 (g = lane / 4)
@@ -428,6 +452,12 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     constexpr int B_STEP1 = NMAJOR ? 32 * ROW_BYTES >> 4 : 4;
     constexpr int B_STEP2 = NMAJOR ? 64 * ROW_BYTES >> 4 : BN * ROW_BYTES >> 4;
     constexpr int KT = R::KT;
+    /* One wgmma group stays in flight in the tiles that never split K (256 x
+     * 128, 128 x 256): on the H200, at the issue's 18 large products, 0.997x
+     * to 1.076x the speed of waiting for each stage's group (faster at 15);
+     * in the 128 x 128 and 128 x 64 tiles it was 2-5% slower at N <= 128
+     * (bench/results/sp24-groups-in-flight-2026-11-29/). */
+    constexpr bool IN_FLIGHT = !R::CAN_SPLIT;
     const int t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
     const int g = lane / 4, q = lane % 4;
     const bool pairs = row_major && (ldc % 2 == 0) && ((uintptr_t)C % (2 * sizeof(CT)) == 0);
@@ -436,6 +466,18 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     const uint64_t a_desc0 = tile_desc<R::A_ROW>(r.smem + c * MW * 64 * R::A_ROW);
     const uint64_t b_desc0 = NMAJOR ? nmajor_desc(r.smem + R::A_BYTES, R::K_ROWS * ROW_BYTES)
                                     : tile_desc<ROW_BYTES>(r.smem + R::A_BYTES);
+    const bool never = k_tiles < 0; /* false, but not to ptxas */
+    const uint32_t sink = smem_u32(r.smem);
+    /* Stage s is read: lane i of each warp arrives on its empty barrier in
+     * the block of rank i of the cluster. */
+    auto release = [&](int s) {
+        __syncwarp();
+        if constexpr (CL == 1) {
+            if (lane == 0) mbar_arrive(&r.empty[s]);
+        } else if (lane < CL) {
+            mbar_arrive_cluster(&r.empty[s], lane);
+        }
+    };
     float acc[MW][ACC];
     int it = 0;
     for (int u = blockIdx.x / CL; u < r.units; u += gridDim.x / CL) {
@@ -453,22 +495,26 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
         for (int i = 0; i < MW; i++)
             meta_live[i] = (w.m0 + (int64_t)(c * MW + i) * 64) / 16 + warp < tiles_16;
 
-        for (int kb = w.kb0; kb < w.kb1; kb++, it++) {
-            int s = it % STAGES;
+        /* Stage kb of the unit: its metadata words into e (16-row tile r of
+         * the unit, k-tile kt at word (KT r + kt) * 32 + lane), its wgmma
+         * group issued; then, IN_FLIGHT, the previous stage's group (whose
+         * words are `held`) retires and that stage is released, else this
+         * stage's group is waited for and this stage released. The stages
+         * alternate between two sets of words, so that each set stays live
+         * until its group retires. */
+        auto step = [&](int kb, uint32_t(&e)[MW * KT], const uint32_t(&held)[MW * KT]) {
+            const int s = it % STAGES;
             mbar_wait(&r.full[s], (it / STAGES) & 1);
-            /* The stage's metadata: 16-row tile r of the unit, k-tile kt at
-             * word (KT r + kt) * 32 + lane. Read after the previous group's
-             * wait, so no register of an in-flight wgmma.sp is written. */
             const uint32_t *sm =
                 (const uint32_t *)(r.smem + s * R::STAGE_BYTES + R::A_BYTES + R::B_BYTES);
-            uint32_t e[MW][KT];
 #pragma unroll
             for (int i = 0; i < MW; i++) {
                 const uint32_t *row = sm + ((c * MW + i) * 4 + warp) * KT * SP24_META_WORDS + lane;
 #pragma unroll
                 for (int kt = 0; kt < KT; kt++)
-                    e[i][kt] = meta_live[i] && KT * kb + kt < k_tiles ? row[kt * SP24_META_WORDS]
-                                                                       : EMPTY_META;
+                    e[i * KT + kt] = meta_live[i] && KT * kb + kt < k_tiles
+                                         ? row[kt * SP24_META_WORDS]
+                                         : EMPTY_META;
             }
             const uint32_t stage = s * (R::STAGE_BYTES >> 4);
             fence_operands(acc);
@@ -482,28 +528,33 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
 #pragma unroll
                 for (int kt = 0; kt < KT; kt++) {
                     wgmma_sp<ELEM, BN, 0, NMAJOR>::run(acc[i], da + 4 * kt, db + kt * B_STEP2,
-                                                       e[i][kt]);
+                                                       e[i * KT + kt]);
                     wgmma_sp<ELEM, BN, 1, NMAJOR>::run(acc[i], da + 4 * kt + 2,
-                                                       db + kt * B_STEP2 + B_STEP1, e[i][kt]);
+                                                       db + kt * B_STEP2 + B_STEP1,
+                                                       e[i * KT + kt]);
                 }
             }
             wgmma_commit();
-            /* Wait for this stage's group before the next is issued: wgmma.sp
-             * reads its metadata register asynchronously, and ptxas (CUDA
-             * 13.0) does not keep that register from being reused while the
-             * group is in flight (with one group left pending, the next
-             * stage's metadata overwrote it: wrong products, seen on the
-             * H100). The other consumer warpgroup keeps the tensor cores
-             * busy meanwhile. */
-            wgmma_wait_all();
-            fence_operands(acc);
-            __syncwarp();
-            if constexpr (CL == 1) {
-                if (lane == 0) mbar_arrive(&r.empty[s]);
-            } else if (lane < CL) {
-                mbar_arrive_cluster(&r.empty[s], lane);
+            if constexpr (IN_FLIGHT) {
+                if (kb > w.kb0) {
+                    wgmma_wait_one_keeping(held, never, sink);
+                    release((it - 1) % STAGES);
+                }
+            } else {
+                wgmma_wait_all();
+                fence_operands(acc);
+                release(s);
             }
+            it++;
+        };
+        uint32_t e0[MW * KT], e1[MW * KT];
+        for (int kb = w.kb0; kb < w.kb1; kb += 2) {
+            step(kb, e0, e1);
+            if (kb + 1 < w.kb1) step(kb + 1, e1, e0);
         }
+        wgmma_wait_all();
+        fence_operands(acc);
+        if (IN_FLIGHT && w.kb1 > w.kb0) release((it - 1) % STAGES);
 
         if (r.split_k) { /* the block's only unit: its stages are free once both
                             consumer warpgroups have read them */

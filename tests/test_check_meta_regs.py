@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""test_check_meta_regs.py: tools/check_meta_regs.py on hand-written SASS, without a GPU.
+A loop that keeps one wgmma group in flight and loads the next stage's metadata word into
+the register the group in flight reads must fail; the same loop with the word in another
+register, or with every group retired before the load, must pass; so must code straight
+through that writes the register after the group retired. Usage: test_check_meta_regs.py
+PATH/TO/check_meta_regs.py"""
+import os
+import subprocess
+import sys
+import tempfile
+
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {what}", file=sys.stderr)
+
+
+def sass(lines):
+    """nvdisasm -c text of one function with the given instructions (labels as '.L_x_N:')."""
+    out, addr = [".text._Z6kernelv:"], 0
+    for line in lines:
+        if line.endswith(":"):
+            out.append(line)
+            continue
+        out.append("        /*%04x*/                   %s ;" % (addr, line))
+        addr += 16
+    return "\n".join(out) + "\n"
+
+
+def loop(load_into, depbar):
+    """A stage loop: load a word, two HGMMA.SP reading it (one group), then retire groups."""
+    return sass(["MOV R88, 0x44444444", "MOV R89, 0x44444444", ".L_x_1:",
+                 "LDS %s, [R12+0xc000]" % load_into,
+                 "WARPGROUP.ARRIVE",
+                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16].tnspB, R24, %s, 0x0" % load_into,
+                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16].tnspB, R24, %s, 0x1, gsb0" % load_into,
+                 "WARPGROUP.DEPBAR.LE gsb0, %s" % depbar,
+                 "IADD3 R12, R12, 0x100, RZ",
+                 "ISETP.GE.AND P0, PT, R12, R13, PT",
+                 "@!P0 BRA `(.L_x_1)",
+                 "WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"])
+
+
+def two_sets():
+    """One group in flight, the stages alternating between R88 and R89."""
+    return sass([".L_x_1:",
+                 "LDS R88, [R12+0xc000]", "WARPGROUP.ARRIVE",
+                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R88, 0x1, gsb0",
+                 "WARPGROUP.DEPBAR.LE gsb0, 0x1",
+                 "LDS R89, [R12+0xc080]", "WARPGROUP.ARRIVE",
+                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R89, 0x1, gsb0",
+                 "WARPGROUP.DEPBAR.LE gsb0, 0x1",
+                 "@!P0 BRA `(.L_x_1)", "WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"])
+
+
+def straight(retire_first):
+    """No loop: an HGMMA.SP, then its word's register written, retired before or not."""
+    body = ["LDS R90, [R12]", "WARPGROUP.ARRIVE",
+            "HGMMA.SP.64x64x32.F32 R24, gdesc[UR16], RZ, !UPT, R90, 0x0, gsb0"]
+    if retire_first:
+        body.append("WARPGROUP.DEPBAR.LE gsb0, 0x0")
+    body += ["IMAD.WIDE R90, R2, 0x4, R4", "WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"]
+    return sass(body)
+
+
+def run(tool, text):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "k.sass")
+        with open(path, "w") as f:
+            f.write(text)
+        r = subprocess.run([sys.executable, tool, "--sass", path], capture_output=True,
+                           text=True)
+    return r.returncode, r.stdout
+
+
+def main():
+    tool = sys.argv[1]
+    rc, out = run(tool, loop("R88", "0x1"))
+    check(rc == 1 and "1 violation" in out and "R88" in out,
+          "one group in flight, the next word loaded into its register: %r" % out)
+    rc, out = run(tool, loop("R88", "0x0"))
+    check(rc == 0 and "0 violation" in out, "every group retired before the load: %r" % out)
+    rc, out = run(tool, two_sets())
+    check(rc == 0 and "0 violation" in out, "two sets of words, one group in flight: %r" % out)
+    rc, out = run(tool, straight(False))
+    check(rc == 1 and "R90" in out, "a wide write over a word in flight: %r" % out)
+    rc, out = run(tool, straight(True))
+    check(rc == 0, "a write after the group retired: %r" % out)
+    rc, out = run(tool, sass(["MOV R1, R2", "EXIT"]))
+    check(rc == 1 and "0 function" in out, "no HGMMA.SP found is a failure: %r" % out)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
