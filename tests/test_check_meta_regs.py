@@ -10,18 +10,6 @@ import subprocess
 import sys
 import tempfile
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}", file=sys.stderr)
-
-
 def sass(lines):
     """nvdisasm -c text of one function with the given instructions (labels as '.L_x_N:')."""
     out, addr = [".text._Z6kernelv:"], 0
@@ -82,20 +70,24 @@ def run(tool, text):
 
 def main():
     tool = sys.argv[1]
-    rc, out = run(tool, loop("R88", "0x1"))
-    check(rc == 1 and "1 violation" in out and "R88" in out,
-          "one group in flight, the next word loaded into its register: %r" % out)
-    rc, out = run(tool, loop("R88", "0x0"))
-    check(rc == 0 and "0 violation" in out, "every group retired before the load: %r" % out)
-    rc, out = run(tool, two_sets())
-    check(rc == 0 and "0 violation" in out, "two sets of words, one group in flight: %r" % out)
-    rc, out = run(tool, straight(False))
-    check(rc == 1 and "R90" in out, "a wide write over a word in flight: %r" % out)
-    rc, out = run(tool, straight(True))
-    check(rc == 0, "a write after the group retired: %r" % out)
-    rc, out = run(tool, sass(["MOV R1, R2", "EXIT"]))
-    check(rc == 1 and "0 function" in out, "no HGMMA.SP found is a failure: %r" % out)
-    print(f"{passed} passed, {failed} failed")
+    cases = [(loop("R88", "0x1"), lambda rc, out: rc == 1 and "1 violation" in out and "R88" in out,
+              "one group in flight, the next word loaded into its register"),
+             (loop("R88", "0x0"), lambda rc, out: rc == 0 and "0 violation" in out,
+              "every group retired before the load"),
+             (two_sets(), lambda rc, out: rc == 0 and "0 violation" in out,
+              "two sets of words, one group in flight"),
+             (straight(False), lambda rc, out: rc == 1 and "R90" in out,
+              "a wide write over a word in flight"),
+             (straight(True), lambda rc, out: rc == 0, "a write after the group retired"),
+             (sass(["MOV R1, R2", "EXIT"]), lambda rc, out: rc == 1 and "0 function" in out,
+              "no HGMMA.SP found is a failure")]
+    failed = 0
+    for text, ok, what in cases:
+        rc, out = run(tool, text)
+        if not ok(rc, out):
+            failed += 1
+            print(f"FAIL: {what}: exit {rc}, {out!r}", file=sys.stderr)
+    print(f"{len(cases) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
