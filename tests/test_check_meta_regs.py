@@ -3,7 +3,8 @@
 A loop that keeps one wgmma group in flight and loads the next stage's metadata word into
 the register the group in flight reads must fail; the same loop with the word in another
 register, or with every group retired before the load, must pass; so must code straight
-through that writes the register after the group retired. Usage: test_check_meta_regs.py
+through that writes the register after the group retired. A 64-bit write over a word in
+flight must fail, and so must SASS with no HGMMA.SP at all. Usage: test_check_meta_regs.py
 PATH/TO/check_meta_regs.py"""
 import os
 import subprocess
