@@ -6,10 +6,17 @@ add_test(NAME gpu_sparse24_small_device COMMAND gpu_sparse24 --small-device
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(gpu_sparse24_small_device PROPERTIES LABELS gpu SKIP_RETURN_CODE 77
   ENVIRONMENT "TCSPMM_DATA=${PROJECT_SOURCE_DIR}/data")
-# tools/check_meta_regs.py (the SASS check of the kernel's metadata registers) on hand-written SASS.
+# tools/check_meta_regs.py, the SASS check of the wgmma.sp kernel's metadata registers: on
+# hand-written SASS (label cpu), and on the kernel itself, compiled for sm_90a and read with
+# nvdisasm (label sass: a 1-2 minute compile, so not in CI's second, sanitized pass; skipped
+# where no nvdisasm is found).
 find_program(TCSPMM_PYTHON3 python3)
 if(TCSPMM_PYTHON3)
   add_test(NAME test_check_meta_regs COMMAND ${TCSPMM_PYTHON3}
     ${PROJECT_SOURCE_DIR}/tests/test_check_meta_regs.py ${PROJECT_SOURCE_DIR}/tools/check_meta_regs.py)
   set_tests_properties(test_check_meta_regs PROPERTIES LABELS cpu)
+  add_test(NAME sass_meta_regs_sp24 COMMAND ${TCSPMM_PYTHON3}
+    ${PROJECT_SOURCE_DIR}/tools/check_meta_regs.py ${TCSPMM_SM90A_SOURCE}
+    --nvcc ${CMAKE_CUDA_COMPILER})
+  set_tests_properties(sass_meta_regs_sp24 PROPERTIES LABELS sass SKIP_RETURN_CODE 77)
 endif()

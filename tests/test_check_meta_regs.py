@@ -3,8 +3,10 @@
 A loop that keeps one wgmma group in flight and loads the next stage's metadata word into
 the register the group in flight reads must fail; the same loop with the word in another
 register, or with every group retired before the load, must pass; so must code straight
-through that writes the register after the group retired. A 64-bit write over a word in
-flight must fail, and so must SASS with no HGMMA.SP at all. Usage: test_check_meta_regs.py
+through that writes the register after the group retired. A loop left halfway through
+(an odd stage count) with a group in flight must fail if the code after it writes that
+group's word before the last wait, and pass if it writes it after. A 64-bit write over a
+word in flight must fail, and so must SASS with no HGMMA.SP at all. Usage: test_check_meta_regs.py
 PATH/TO/check_meta_regs.py"""
 import os
 import subprocess
@@ -49,6 +51,22 @@ def two_sets():
                  "@!P0 BRA `(.L_x_1)", "WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"])
 
 
+def loop_exit(write_before_wait):
+    """Two stages a pass, the loop left after the first (an odd stage count): its group is
+    in flight at the exit, where R88 is written before or after the last wait."""
+    return sass([".L_x_1:",
+                 "LDS R88, [R12+0xc000]", "WARPGROUP.ARRIVE",
+                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R88, 0x1, gsb0",
+                 "WARPGROUP.DEPBAR.LE gsb0, 0x1",
+                 "@P1 BRA `(.L_x_2)",
+                 "LDS R89, [R12+0xc080]", "WARPGROUP.ARRIVE",
+                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R89, 0x1, gsb0",
+                 "WARPGROUP.DEPBAR.LE gsb0, 0x1",
+                 "@!P0 BRA `(.L_x_1)",
+                 ".L_x_2:"] + (["MOV R88, RZ"] if write_before_wait else []) +
+                ["WARPGROUP.DEPBAR.LE gsb0, 0x0", "MOV R88, RZ", "EXIT"])
+
+
 def straight(retire_first):
     """No loop: an HGMMA.SP, then its word's register written, retired before or not."""
     body = ["LDS R90, [R12]", "WARPGROUP.ARRIVE",
@@ -77,6 +95,10 @@ def main():
               "every group retired before the load"),
              (two_sets(), lambda rc, out: rc == 0 and "0 violation" in out,
               "two sets of words, one group in flight"),
+             (loop_exit(True), lambda rc, out: rc == 1 and "1 violation" in out and "R88" in out,
+              "the loop left with a group in flight, its word written before the wait"),
+             (loop_exit(False), lambda rc, out: rc == 0 and "0 violation" in out,
+              "the loop left with a group in flight, its word written after the wait"),
              (straight(False), lambda rc, out: rc == 1 and "R90" in out,
               "a wide write over a word in flight"),
              (straight(True), lambda rc, out: rc == 0, "a write after the group retired"),

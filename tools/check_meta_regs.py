@@ -2,7 +2,8 @@
 """check_meta_regs.py: checks that no register a wgmma.sp (HGMMA.SP) reads as its sparsity
 metadata is written again while that HGMMA's group is in flight, without a GPU.
 
-    python3 tools/check_meta_regs.py src/kernels/sp24_wgmma.cu [--arch sm_90a] [--nvdisasm PATH]
+    python3 tools/check_meta_regs.py src/kernels/sp24_wgmma.cu [--arch sm_90a] [--nvcc PATH]
+                                     [--nvdisasm PATH]
     python3 tools/check_meta_regs.py --sass FILE   (the output of nvdisasm -c, already made)
 
 The tensor cores read the metadata register while the group is in flight, but ptxas (CUDA 13.0)
@@ -11,13 +12,18 @@ H100). sp24_wgmma.cu keeps one group in flight and holds the words live until th
 retires (wgmma_wait_one_keeping); this reads the SASS to confirm it.
 
 Compiles the file to a cubin (nvcc -O3, the library's include paths), disassembles it with
-nvdisasm (`pip install nvidia-cuda-nvdisasm` puts one under site-packages/nvidia/cu13/bin/)
-and, in every function with HGMMA.SP, walks each loop twice (the code straight through, and
-each loop, closed by a backward branch, again from its top) tracking groups: an HGMMA marked
-gsb0 closes a group, `WARPGROUP.DEPBAR.LE gsb0, N` retires all but the last N. A write to a
-register whose last HGMMA.SP reader's group has not retired is a violation. It also reports
-ptxas's warning that it serialized the wgmma instructions (C7513), which costs their overlap.
-Exit status 1 on a violation, a serialization, or when no HGMMA.SP was found.
+nvdisasm (on PATH, in CUDA's bin, or where `pip install nvidia-cuda-nvdisasm` put it) and, in
+every function with HGMMA.SP, tracks wgmma groups along these paths: the function straight
+through (no branch taken); each loop, closed by a backward branch, walked twice from its top;
+and from each branch that leaves a loop during that second pass (the loop's own exit, or one
+taken halfway, as with an odd number of stages), the code at its target. An HGMMA marked gsb0
+closes a group; `WARPGROUP.DEPBAR.LE gsb0, N` retires all but the newest N. A write to a
+register an HGMMA.SP of a group in flight reads is a violation. Other forward branches are
+taken on no path: walking both ways of the kernel's `kb > w.kb0` test, which skips the wait
+on a unit's first stage only, would pile up groups on a path that never runs. Calls are not
+entered. It also reports ptxas's message that it serialized a kernel's wgmma instructions
+(C7513, "Potential Performance Loss"), which costs their overlap. Exit status 1 on a
+violation, a serialization, or when no HGMMA.SP was found; 77 when nvdisasm is not found.
 """
 import argparse
 import os
@@ -29,13 +35,26 @@ import tempfile
 INSTR = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
 FUNC = re.compile(r"^\.text\.(\S+):$")
 LABEL = re.compile(r"^(\.L_x_\d+):$")
-NO_DEST = ("ST", "RED", "ATOM", "BRA", "SYNCS", "WARPGROUP", "BAR", "EXIT", "NOP", "RET",
-           "CALL", "UTMA", "UBLKCP", "MEMBAR", "FENCE", "DEPBAR", "WARPSYNC", "CCTL", "ERRBAR",
-           "BSSY", "BSYNC", "YIELD", "ACQBULK", "PREEXIT", "UCGABAR", "ELECT", "HGMMA")
+TARGET = re.compile(r"`\((\.L_x_\d+)\)")
+# whose first register operand is read, not written
+NO_DEST = ("ST", "RED", "BRA", "BAR", "WARPSYNC", "CALL", "HGMMA", "BSSY", "BSYNC", "RET",
+           "EXIT")
+MAX_AGE = 16  # groups in flight tracked; more is a violation of its own
+EXIT_WALK = 4096  # instructions walked from a loop's exit
+
+
+class Instr:
+    def __init__(self, addr, guarded, op, operands):
+        self.addr, self.guarded, self.op, self.operands = addr, guarded, op, operands.strip()
+        m = TARGET.search(operands) if op.startswith("BRA") else None
+        self.target = m.group(1) if m else None
+
+    def text(self):
+        return "%04x %s %s" % (self.addr, self.op, self.operands)
 
 
 def functions(sass):
-    """[(name, [(op, operands, target label or None)], {label: index})] per function."""
+    """[(name, [Instr], {label: index})] per function of nvdisasm -c output."""
     found, body, labels = [], None, None
     for line in sass.splitlines():
         m = FUNC.match(line.strip())
@@ -51,19 +70,20 @@ def functions(sass):
             continue
         m = INSTR.search(line)
         if m:
-            target = re.search(r"`\((\.L_x_\d+)\)", m.group(4)) if m.group(3) == "BRA" else None
-            body.append((m.group(3), m.group(4), target.group(1) if target else None))
+            body.append(Instr(int(m.group(1), 16), bool(m.group(2)), m.group(3), m.group(4)))
     return found
 
 
 def written(op, operands):
-    """The R registers an instruction writes."""
+    """The R registers an instruction writes: its first operand, or its second after a
+    predicate (SHFL.IDX PT, R63, ...); two for .64, .WIDE and CS2R, four for .128."""
     if op.startswith(NO_DEST):
         return []
-    m = re.match(r"\s*R(\d+)\b", operands)
+    m = re.match(r"(?:!?U?P(?:\d+|T)\s*,\s*)?R(\d+)\b", operands)
     if not m:
         return []
-    width = 4 if ".128" in op else 2 if (".64" in op or ".WIDE" in op) else 1
+    wide = ".64" in op or ".WIDE" in op or (op.startswith("CS2R") and ".32" not in op)
+    width = 4 if ".128" in op else 2 if wide else 1
     return ["R%d" % (int(m.group(1)) + i) for i in range(width)]
 
 
@@ -73,50 +93,91 @@ def metadata(operands):
     for i, o in enumerate(ops):
         if re.fullmatch(r"0x[0-9a-f]+", o) and i > 0 and re.fullmatch(r"R\d+", ops[i - 1]):
             return ops[i - 1]
-    return None
+    sys.exit("check_meta_regs: no metadata register in HGMMA.SP " + operands)
 
 
-class Groups:
-    """The wgmma groups of one walk: which metadata registers are still being read."""
+def after(ins, pending, reader):
+    """(pending, reader) after ins: reader maps a metadata register to the age of the group
+    that reads it (0: the group being issued, k: the k-th newest committed one)."""
+    if ins.op.startswith("HGMMA"):
+        if ins.op.startswith("HGMMA.SP"):
+            reader = dict(reader)
+            reader[metadata(ins.operands)] = 0
+        if "gsb0" in ins.operands:  # the group is committed
+            reader = {r: age + 1 for r, age in reader.items()}
+            pending += 1
+    elif ins.op.startswith("WARPGROUP.DEPBAR"):  # all but the newest N retire
+        keep = int(ins.operands.split(",")[-1], 0)
+        reader = {r: age for r, age in reader.items() if age <= keep}
+        pending = min(pending, keep)
+    return pending, reader
 
-    def __init__(self):
-        self.open, self.retired, self.reader = 0, 0, {}
 
-    def run(self, op, operands):
-        if op.startswith("HGMMA.SP"):
-            self.reader[metadata(operands)] = self.open
-            if "gsb0" in operands:
-                self.open += 1
-            return []
-        if op.startswith("WARPGROUP.DEPBAR"):
-            self.retired = max(self.retired, self.open - int(operands.split(",")[-1], 0))
-            return []
-        return [r for r in written(op, operands) if self.reader.get(r, -1) >= self.retired]
+def walk(instrs, pending=0, reader=None, bad=None):
+    """Walks instrs in order (branches not taken), adding to bad each write to a metadata
+    register whose group is in flight; returns the state after every instruction."""
+    reader, states = dict(reader or {}), []
+    for ins in instrs:
+        for r in written(ins.op, ins.operands):
+            if r in reader:
+                bad.add("%s (%s's group is in flight)" % (ins.text(), r))
+        pending, reader = after(ins, pending, reader)
+        if pending > MAX_AGE:
+            bad.add("%s: more than %d wgmma groups in flight" % (ins.text(), MAX_AGE))
+            break
+        states.append((pending, reader))
+    return states
 
 
 def check(body, labels):
-    """Violations: the code straight through, then each loop walked twice from its top."""
+    """Violations on these paths: the function straight through (no branch taken); each
+    loop (closed by a backward branch) walked twice from its top; and from each branch
+    that leaves a loop, in that walk's second pass, the code at its target straight
+    through. Paths through other forward branches are not walked."""
     bad = set()
-    walks = [body]
-    for i, (op, _, target) in enumerate(body):
-        if target in labels and labels[target] <= i:
-            walks.append(body[labels[target]:i + 1] * 2)
-    for walk in walks:
-        if not any(op.startswith("HGMMA.SP") for op, _, _ in walk):
+    walk(body, bad=bad)
+    for i, ins in enumerate(body):
+        top = labels.get(ins.target)
+        if top is None or top > i:
             continue
-        groups = Groups()
-        for op, operands, _ in walk:
-            for r in groups.run(op, operands):
-                bad.add("%s %s (%s's group is in flight)" % (op, operands.strip(), r))
+        loop = body[top:i + 1]
+        states = walk(loop * 2, bad=bad)[len(loop):]
+        for k, (pending, reader) in enumerate(states):
+            branch = loop[k]
+            if branch.target is None:
+                continue
+            if k == len(loop) - 1:  # the back edge: falls out of the loop if conditional
+                exits = [i + 1] if branch.guarded or "," in branch.operands else []
+            else:
+                exits = [d for d in [labels.get(branch.target)] if d is not None and
+                         not top <= d <= i]
+            for d in exits:
+                walk(body[d:d + EXIT_WALK], pending, reader, bad)
     return sorted(bad)
 
 
-def compile_sass(source, arch, nvdisasm):
-    """(nvdisasm -c of source's cubin, ptxas's kernels it serialized the wgmma of)."""
+def find_nvdisasm(given):
+    """nvdisasm: given, on PATH, in CUDA's bin, or in a pip package's bin; None if none."""
+    import shutil
+    import site
+    if given:
+        return given
+    candidates = [shutil.which("nvdisasm")]
+    for root in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        if root:
+            candidates.append(os.path.join(root, "bin", "nvdisasm"))
+    for packages in site.getsitepackages() + [site.getusersitepackages()]:
+        for sub in ("cu13", "cu12", "cuda_nvdisasm"):
+            candidates.append(os.path.join(packages, "nvidia", sub, "bin", "nvdisasm"))
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
+def compile_sass(source, arch, nvcc, nvdisasm):
+    """(nvdisasm -c of source's cubin, the kernels whose wgmma ptxas serialized)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with tempfile.TemporaryDirectory() as tmp:
         cubin = os.path.join(tmp, "k.cubin")
-        build = subprocess.run(["nvcc", "-O3", "-std=c++17", "-arch=" + arch, "-cubin",
+        build = subprocess.run([nvcc, "-O3", "-std=c++17", "-arch=" + arch, "-cubin",
                                 "-I" + os.path.join(root, "include"),
                                 "-I" + os.path.join(root, "src"), source, "-o", cubin],
                                capture_output=True, text=True)
@@ -124,7 +185,9 @@ def compile_sass(source, arch, nvdisasm):
             sys.exit(build.stderr)
         sass = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True,
                               check=True).stdout
-    return sass, sorted(set(re.findall(r"C7513\).*function '(\S+)'", build.stderr)))
+    serialized = re.findall(r"Potential Performance Loss: wgmma.*function '(\S+)'",
+                            build.stderr)
+    return sass, sorted(set(serialized))
 
 
 def main():
@@ -132,19 +195,24 @@ def main():
     ap.add_argument("source", nargs="?")
     ap.add_argument("--sass", help="read this nvdisasm -c output instead of compiling")
     ap.add_argument("--arch", default="sm_90a")
-    ap.add_argument("--nvdisasm", default="nvdisasm")
+    ap.add_argument("--nvcc", default="nvcc")
+    ap.add_argument("--nvdisasm", default=None)
     args = ap.parse_args()
     if args.sass:
         sass, serialized = open(args.sass).read(), []
     elif args.source:
-        sass, serialized = compile_sass(args.source, args.arch, args.nvdisasm)
+        nvdisasm = find_nvdisasm(args.nvdisasm)
+        if nvdisasm is None:
+            print("check_meta_regs: no nvdisasm (pip install nvidia-cuda-nvdisasm): not checked")
+            return 77
+        sass, serialized = compile_sass(args.source, args.arch, args.nvcc, nvdisasm)
     else:
         ap.error("a source file or --sass")
     for name in serialized:
         print("serialized by ptxas: %s" % name)
     checked = failed = 0
     for name, body, labels in functions(sass):
-        if not any(op.startswith("HGMMA.SP") for op, _, _ in body):
+        if not any(ins.op.startswith("HGMMA.SP") for ins in body):
             continue
         checked += 1
         for v in check(body, labels):

@@ -431,7 +431,8 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
  * share one metadata word) as one wgmma group, and releases the stage once
  * that group has retired (lane i of each warp in the block of rank i of the
  * cluster): at once, or, where one group stays in flight, after the next
- * stage's group is issued.
+ * stage's group is issued (a unit's last stage: after the wait that ends
+ * the unit).
  * Warp w: rows 16w .. 16w+15 of each slice (its metadata is the 16-row
  * tile's lane-ordered word, read from the stage).
  * Thread: the m64nBN accumulator fragment, rows g and g + 8 (g = lane / 4)
@@ -501,7 +502,9 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
          * words are `held`) retires and that stage is released, else this
          * stage's group is waited for and this stage released. The stages
          * alternate between two sets of words, so that each set stays live
-         * until its group retires. */
+         * until its group retires (the unit's last set is not held through
+         * the wait after the loop: tools/check_meta_regs.py, test
+         * sass_meta_regs_sp24, finds no write to it on the way there). */
         auto step = [&](int kb, uint32_t(&e)[MW * KT], const uint32_t(&held)[MW * KT]) {
             const int s = it % STAGES;
             mbar_wait(&r.full[s], (it / STAGES) & 1);
