@@ -8,7 +8,7 @@ set_tests_properties(gpu_sparse24_small_device PROPERTIES LABELS gpu SKIP_RETURN
   ENVIRONMENT "TCSPMM_DATA=${PROJECT_SOURCE_DIR}/data")
 # tools/check_meta_regs.py, the SASS check of the wgmma.sp kernel's metadata registers: on
 # hand-written SASS (label cpu), and on the kernel itself, compiled for sm_90a and read with
-# nvdisasm (label sass: a 1-2 minute compile, so not in CI's second, sanitized pass; skipped
+# nvdisasm (label sass: about two minutes of compiling, so not in CI's second, sanitized pass; skipped
 # where no nvdisasm is found).
 find_program(TCSPMM_PYTHON3 python3)
 if(TCSPMM_PYTHON3)

@@ -456,7 +456,8 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
     /* One wgmma group stays in flight in the tiles that never split K (256 x
      * 128, 128 x 256): on the H200, at the issue's 18 large products, 0.997x
      * to 1.076x the speed of waiting for each stage's group (faster at 15);
-     * in the 128 x 128 and 128 x 64 tiles it was 2-5% slower at N <= 128
+     * in the 128 x 128 and 128 x 64 tiles it was slower at all 12 sizes
+     * with N <= 128 (2-5%; bf16 8192 x 128 0.7%)
      * (bench/results/sp24-groups-in-flight-2026-11-29/). */
     constexpr bool IN_FLIGHT = !R::CAN_SPLIT;
     const int t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
