@@ -11,9 +11,8 @@ treats it as read at issue, and once put the next stage's word there (wrong prod
 H100). sp24_wgmma.cu keeps one group in flight and holds the words live until their group
 retires (wgmma_wait_one_keeping); this reads the SASS to confirm it.
 
-Compiles the file to a cubin (nvcc -O3, the library's include paths), disassembles it with
-nvdisasm (on PATH, in CUDA's bin, or where `pip install nvidia-cuda-nvdisasm` put it) and, in
-every function with HGMMA.SP, tracks wgmma groups along these paths: the function straight
+Reads the file's SASS (sass_build.py: nvcc -O3 to a cubin, nvdisasm on PATH, in CUDA's bin,
+or where `pip install nvidia-cuda-nvdisasm` put it) and, in every function with HGMMA.SP, tracks wgmma groups along these paths: the function straight
 through (no branch taken); each loop, closed by a backward branch, walked twice from its top;
 and from each branch that leaves a loop during that second pass (the loop's own exit, or one
 taken halfway, as with an odd number of stages), the code at its target. An HGMMA marked gsb0
@@ -26,11 +25,10 @@ entered. It also reports ptxas's message that it serialized a kernel's wgmma ins
 violation, a serialization, or when no HGMMA.SP was found; 77 when nvdisasm is not found.
 """
 import argparse
-import os
 import re
-import subprocess
 import sys
-import tempfile
+
+import sass_build
 
 INSTR = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
 FUNC = re.compile(r"^\.text\.(\S+):$")
@@ -156,38 +154,10 @@ def check(body, labels):
     return sorted(bad)
 
 
-def find_nvdisasm(given):
-    """nvdisasm: given, on PATH, in CUDA's bin, or in a pip package's bin; None if none."""
-    import shutil
-    import site
-    if given:
-        return given
-    candidates = [shutil.which("nvdisasm")]
-    for root in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
-        if root:
-            candidates.append(os.path.join(root, "bin", "nvdisasm"))
-    for packages in site.getsitepackages() + [site.getusersitepackages()]:
-        for sub in ("cu13", "cu12", "cuda_nvdisasm"):
-            candidates.append(os.path.join(packages, "nvidia", sub, "bin", "nvdisasm"))
-    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
-
-
-def compile_sass(source, arch, nvcc, nvdisasm):
-    """(nvdisasm -c of source's cubin, the kernels whose wgmma ptxas serialized)."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    with tempfile.TemporaryDirectory() as tmp:
-        cubin = os.path.join(tmp, "k.cubin")
-        build = subprocess.run([nvcc, "-O3", "-std=c++17", "-arch=" + arch, "-cubin",
-                                "-I" + os.path.join(root, "include"),
-                                "-I" + os.path.join(root, "src"), source, "-o", cubin],
-                               capture_output=True, text=True)
-        if build.returncode != 0:
-            sys.exit(build.stderr)
-        sass = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True,
-                              check=True).stdout
-    serialized = re.findall(r"Potential Performance Loss: wgmma.*function '(\S+)'",
-                            build.stderr)
-    return sass, sorted(set(serialized))
+def serialized_kernels(messages):
+    """The kernels whose wgmma ptxas serialized, from nvcc's messages."""
+    return sorted(set(re.findall(r"Potential Performance Loss: wgmma.*function '(\S+)'",
+                                 messages)))
 
 
 def main():
@@ -201,11 +171,12 @@ def main():
     if args.sass:
         sass, serialized = open(args.sass).read(), []
     elif args.source:
-        nvdisasm = find_nvdisasm(args.nvdisasm)
+        nvdisasm = sass_build.find_nvdisasm(args.nvdisasm)
         if nvdisasm is None:
             print("check_meta_regs: no nvdisasm (pip install nvidia-cuda-nvdisasm): not checked")
             return 77
-        sass, serialized = compile_sass(args.source, args.arch, args.nvcc, nvdisasm)
+        sass, messages = sass_build.cubin_sass(args.source, args.arch, nvdisasm, args.nvcc)
+        serialized = serialized_kernels(messages)
     else:
         ap.error("a source file or --sass")
     for name in serialized:

@@ -3,20 +3,17 @@
 
     python3 tools/sass_loops.py src/kernels/hrpb_kernels_tf32.cu [--arch sm_90] [--nvdisasm PATH]
 
-Compiles the file to a cubin (nvcc -O3, the include paths of the library), disassembles it with
-nvdisasm (not in every CUDA install: `pip install nvidia-cuda-nvdisasm` puts one under
-site-packages/nvidia/cu13/bin/) and prints, per kernel instance (its template arguments):
+Reads the file's SASS (sass_build.py: nvcc -O3 to a cubin, disassembled by nvdisasm) and prints, per kernel instance (its template arguments):
 its instructions, those of the innermost loop around all its HMMAs (the loop over a panel's
 blocks), and its local-memory spill instructions (STL/LDL), in all and inside that loop.
 An epilogue change that lengthens the block loop (ptxas recomputing addresses under a register
 cap) can cost time where nothing else changed: bench/results/colmajor-parts-h200-2026-11-29/.
 """
 import argparse
-import os
 import re
-import subprocess
 import sys
-import tempfile
+
+import sass_build
 
 
 def kernels(sass):
@@ -61,16 +58,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('source')
     ap.add_argument('--arch', default='sm_90')
-    ap.add_argument('--nvdisasm', default='nvdisasm')
+    ap.add_argument('--nvdisasm', default=None)
     a = ap.parse_args()
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    with tempfile.TemporaryDirectory() as tmp:
-        cubin = os.path.join(tmp, 'k.cubin')
-        subprocess.run(['nvcc', '-O3', '-DNDEBUG', '-std=c++17', '-arch=' + a.arch, '-cubin',
-                        '-I' + os.path.join(root, 'include'), '-I' + os.path.join(root, 'src'),
-                        '-o', cubin, a.source], check=True)
-        sass = subprocess.run([a.nvdisasm, '-c', cubin], check=True, capture_output=True,
-                              text=True).stdout
+    nvdisasm = sass_build.find_nvdisasm(a.nvdisasm)
+    if nvdisasm is None:
+        sys.exit('sass_loops: no nvdisasm (pip install nvidia-cuda-nvdisasm)')
+    sass, _ = sass_build.cubin_sass(a.source, a.arch, nvdisasm)
     found = kernels(sass)
     if not found:
         sys.exit('sass_loops: no hrpb_tf32_kernel in ' + a.source)
