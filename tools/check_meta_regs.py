@@ -12,8 +12,8 @@ H100). sp24_wgmma.cu keeps one group in flight and holds the words live until th
 retires (wgmma_wait_one_keeping); this reads the SASS to confirm it.
 
 Reads the file's SASS (sass_build.py: nvcc -O3 to a cubin, nvdisasm on PATH, in CUDA's bin,
-or where `pip install nvidia-cuda-nvdisasm` put it) and, in every function with HGMMA.SP, tracks wgmma groups along these paths: the function straight
-through (no branch taken); each loop, closed by a backward branch, walked twice from its top;
+or where `pip install nvidia-cuda-nvdisasm` put it) and, in every function with HGMMA.SP,
+tracks wgmma groups along these paths: the function straight through (no branch taken); each loop, closed by a backward branch, walked twice from its top;
 and from each branch that leaves a loop during that second pass (the loop's own exit, or one
 taken halfway, as with an odd number of stages), the code at its target. An HGMMA marked gsb0
 closes a group; `WARPGROUP.DEPBAR.LE gsb0, N` retires all but the newest N. A write to a
