@@ -5,9 +5,11 @@ the register the group in flight reads must fail; the same loop with the word in
 register, or with every group retired before the load, must pass; so must code straight
 through that writes the register after the group retired. A loop left halfway through
 (an odd stage count) with a group in flight must fail if the code after it writes that
-group's word before the last wait, and pass if it writes it after. A 64-bit write over a
-word in flight must fail, and so must SASS with no HGMMA.SP at all. Usage: test_check_meta_regs.py
-PATH/TO/check_meta_regs.py"""
+group's word before the last wait, and pass if it writes it after. A forward branch that
+skips a wait on some path must fail (every branch is taken both ways), and so must a called
+subroutine that writes the word in flight, while one that writes another register passes. A
+64-bit write over a word in flight must fail, and so must SASS with no HGMMA.SP at all. Usage:
+test_check_meta_regs.py PATH/TO/check_meta_regs.py"""
 import os
 import subprocess
 import sys
@@ -67,6 +69,30 @@ def loop_exit(write_before_wait):
                 ["WARPGROUP.DEPBAR.LE gsb0, 0x0", "MOV R88, RZ", "EXIT"])
 
 
+def skipped_wait():
+    """Two sets of words, but a forward branch skips stage R88's wait (as a wait made only
+    after a unit's first stage would): on that path R89's group of the pass before is still
+    in flight when R89 is loaded."""
+    return sass([".L_x_1:",
+                 "LDS R88, [R12+0xc000]", "WARPGROUP.ARRIVE",
+                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R88, 0x1, gsb0",
+                 "@P2 BRA `(.L_x_2)",
+                 "WARPGROUP.DEPBAR.LE gsb0, 0x1",
+                 ".L_x_2:",
+                 "LDS R89, [R12+0xc080]", "WARPGROUP.ARRIVE",
+                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R89, 0x1, gsb0",
+                 "WARPGROUP.DEPBAR.LE gsb0, 0x1",
+                 "@!P0 BRA `(.L_x_1)", "WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"])
+
+
+def call(callee_writes):
+    """A subroutine called while R88's group is in flight, which writes callee_writes."""
+    return sass(["LDS R88, [R12]", "WARPGROUP.ARRIVE",
+                 "HGMMA.SP.64x64x32.F32 R24, gdesc[UR16], RZ, !UPT, R88, 0x0, gsb0",
+                 "CALL.REL.NOINC `(.L_x_9)", "WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT",
+                 ".L_x_9:", "MOV %s, RZ" % callee_writes, "RET.REL.NODEC R20 `(_Z6kernelv)"])
+
+
 def straight(retire_first):
     """No loop: an HGMMA.SP, then its word's register written, retired before or not."""
     body = ["LDS R90, [R12]", "WARPGROUP.ARRIVE",
@@ -99,6 +125,12 @@ def main():
               "the loop left with a group in flight, its word written before the wait"),
              (loop_exit(False), lambda rc, out: rc == 0 and "0 violation" in out,
               "the loop left with a group in flight, its word written after the wait"),
+             (skipped_wait(), lambda rc, out: rc == 1 and "1 violation" in out and "R89" in out,
+              "a forward branch that skips a wait"),
+             (call("R88"), lambda rc, out: rc == 1 and "1 violation" in out and "R88" in out,
+              "a called subroutine that writes the word in flight"),
+             (call("R90"), lambda rc, out: rc == 0 and "0 violation" in out,
+              "a called subroutine that writes another register"),
              (straight(False), lambda rc, out: rc == 1 and "R90" in out,
               "a wide write over a word in flight"),
              (straight(True), lambda rc, out: rc == 0, "a write after the group retired"),

@@ -9,20 +9,18 @@ metadata is written again while that HGMMA's group is in flight, without a GPU.
 The tensor cores read the metadata register while the group is in flight, but ptxas (CUDA 13.0)
 treats it as read at issue, and once put the next stage's word there (wrong products on an
 H100). sp24_wgmma.cu keeps one group in flight and holds the words live until their group
-retires (wgmma_wait_one_keeping); this reads the SASS to confirm it.
+retires (hold_words); this reads the SASS to confirm it.
 
 Reads the file's SASS (sass_build.py: nvcc -O3 to a cubin, nvdisasm on PATH, in CUDA's bin,
 or where `pip install nvidia-cuda-nvdisasm` put it) and, in every function with HGMMA.SP,
-tracks wgmma groups along these paths: the function straight through (no branch taken); each loop, closed by a backward branch, walked twice from its top;
-and from each branch that leaves a loop during that second pass (the loop's own exit, or one
-taken halfway, as with an odd number of stages), the code at its target. An HGMMA marked gsb0
-closes a group; `WARPGROUP.DEPBAR.LE gsb0, N` retires all but the newest N. A write to a
-register an HGMMA.SP of a group in flight reads is a violation. Other forward branches are
-taken on no path: walking both ways of the kernel's `kb > w.kb0` test, which skips the wait
-on a unit's first stage only, would pile up groups on a path that never runs. Calls are not
-entered. It also reports ptxas's message that it serialized a kernel's wgmma instructions
-(C7513, "Potential Performance Loss"), which costs their overlap. Exit status 1 on a
-violation, a serialization, or when no HGMMA.SP was found; 77 when nvdisasm is not found.
+tracks wgmma groups along every path: each branch is taken both ways, and a call enters its
+callee. An HGMMA marked gsb0 closes a group; `WARPGROUP.DEPBAR.LE gsb0, N` retires all but the
+newest N. A write to a register an HGMMA.SP of a group in flight reads, on any path to the
+write, is a violation. A path that never runs counts too, so the kernel makes the same waits
+on every path (a unit's first stage waits although no group is left to retire). It also
+reports ptxas's message that it serialized a kernel's wgmma instructions (C7513, "Potential
+Performance Loss"), which costs their overlap. Exit status 1 on a violation, a serialization,
+or when no HGMMA.SP was found; 77 when nvdisasm is not found.
 """
 import argparse
 import re
@@ -32,19 +30,18 @@ import sass_build
 
 INSTR = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
 FUNC = re.compile(r"^\.text\.(\S+):$")
-LABEL = re.compile(r"^(\.L_x_\d+):$")
-TARGET = re.compile(r"`\((\.L_x_\d+)\)")
+LABEL = re.compile(r"^(\.L_x_\d+|\$__internal_\w+\$\w+):$")  # a branch's or a call's target
+TARGET = re.compile(r"`\((\.L_x_\d+|\$__internal_\w+\$\w+)\)")
 # whose first register operand is read, not written
 NO_DEST = ("ST", "RED", "BRA", "BAR", "WARPSYNC", "CALL", "HGMMA", "BSSY", "BSYNC", "RET",
            "EXIT")
 MAX_AGE = 16  # groups in flight tracked; more is a violation of its own
-EXIT_WALK = 4096  # instructions walked from a loop's exit
 
 
 class Instr:
     def __init__(self, addr, guarded, op, operands):
         self.addr, self.guarded, self.op, self.operands = addr, guarded, op, operands.strip()
-        m = TARGET.search(operands) if op.startswith("BRA") else None
+        m = TARGET.search(operands) if op.startswith(("BRA", "JMP", "CALL")) else None
         self.target = m.group(1) if m else None
 
     def text(self):
@@ -94,63 +91,70 @@ def metadata(operands):
     sys.exit("check_meta_regs: no metadata register in HGMMA.SP " + operands)
 
 
-def after(ins, pending, reader):
-    """(pending, reader) after ins: reader maps a metadata register to the age of the group
-    that reads it (0: the group being issued, k: the k-th newest committed one)."""
+def after(ins, reader, bad):
+    """reader after ins. reader maps each metadata register some group in flight reads to the
+    age of the newest such group (0: the group being issued, k: the k-th newest committed
+    one); the newest is the one that retires last."""
     if ins.op.startswith("HGMMA"):
         if ins.op.startswith("HGMMA.SP"):
             reader = dict(reader)
             reader[metadata(ins.operands)] = 0
         if "gsb0" in ins.operands:  # the group is committed
-            reader = {r: age + 1 for r, age in reader.items()}
-            pending += 1
-    elif ins.op.startswith("WARPGROUP.DEPBAR"):  # all but the newest N retire
+            if any(age >= MAX_AGE for age in reader.values()):
+                bad.add("%s: more than %d wgmma groups in flight" % (ins.text(), MAX_AGE))
+            reader = {r: age + 1 for r, age in reader.items() if age < MAX_AGE}
+    elif ins.op.startswith("WARPGROUP.DEPBAR") and not ins.guarded:  # all but the newest N retire
         keep = int(ins.operands.split(",")[-1], 0)
         reader = {r: age for r, age in reader.items() if age <= keep}
-        pending = min(pending, keep)
-    return pending, reader
+    return reader
 
 
-def walk(instrs, pending=0, reader=None, bad=None):
-    """Walks instrs in order (branches not taken), adding to bad each write to a metadata
-    register whose group is in flight; returns the state after every instruction."""
-    reader, states = dict(reader or {}), []
-    for ins in instrs:
-        for r in written(ins.op, ins.operands):
-            if r in reader:
-                bad.add("%s (%s's group is in flight)" % (ins.text(), r))
-        pending, reader = after(ins, pending, reader)
-        if pending > MAX_AGE:
-            bad.add("%s: more than %d wgmma groups in flight" % (ins.text(), MAX_AGE))
-            break
-        states.append((pending, reader))
-    return states
+def conditional(ins):
+    """Whether a branch, exit or return may fall through: guarded, or with a condition operand
+    (BRA.DIV UR4, ...)."""
+    return ins.guarded or "," in ins.operands
+
+
+def successors(body, labels, i, returns):
+    """The instructions that may run after body[i]: a branch's target, a call's callee (the
+    callee's RET goes back after every call of it: returns), the next one if it may fall
+    through."""
+    ins, nxt = body[i], [i + 1] if i + 1 < len(body) else []
+    if ins.op.startswith(("BRA", "JMP", "CALL")):
+        if ins.target not in labels:
+            sys.exit("check_meta_regs: cannot follow " + ins.text())
+        return [labels[ins.target]] + (nxt if conditional(ins) or ins.op.startswith("CALL")
+                                       else [])
+    if ins.op.startswith(("BRX", "JMX")):
+        sys.exit("check_meta_regs: cannot follow " + ins.text())
+    if ins.op.startswith("RET"):
+        return returns + (nxt if conditional(ins) else [])
+    if ins.op.startswith("EXIT"):
+        return nxt if conditional(ins) else []
+    return nxt
 
 
 def check(body, labels):
-    """Violations on these paths: the function straight through (no branch taken); each
-    loop (closed by a backward branch) walked twice from its top; and from each branch
-    that leaves a loop, in that walk's second pass, the code at its target straight
-    through. Paths through other forward branches are not walked."""
-    bad = set()
-    walk(body, bad=bad)
-    for i, ins in enumerate(body):
-        top = labels.get(ins.target)
-        if top is None or top > i:
-            continue
-        loop = body[top:i + 1]
-        states = walk(loop * 2, bad=bad)[len(loop):]
-        for k, (pending, reader) in enumerate(states):
-            branch = loop[k]
-            if branch.target is None:
-                continue
-            if k == len(loop) - 1:  # the back edge: falls out of the loop if conditional
-                exits = [i + 1] if branch.guarded or "," in branch.operands else []
-            else:
-                exits = [d for d in [labels.get(branch.target)] if d is not None and
-                         not top <= d <= i]
-            for d in exits:
-                walk(body[d:d + EXIT_WALK], pending, reader, bad)
+    """Violations on every path through the function: each instruction's reader (after()) is
+    the merge over all paths that reach it (a register in flight on any of them, with its
+    newest age), found by iterating to a fixed point. Every branch is taken both ways, so a
+    path that never runs counts as one that does."""
+    returns = [i + 1 for i, ins in enumerate(body) if ins.op.startswith("CALL")]
+    bad, reaching, work = set(), {0: {}}, [0]
+    while work:
+        i = work.pop()
+        ins, reader = body[i], reaching[i]
+        for r in written(ins.op, ins.operands):
+            if r in reader:
+                bad.add("%s (%s's group is in flight)" % (ins.text(), r))
+        out = after(ins, reader, bad)
+        for j in successors(body, labels, i, returns):
+            old = reaching.get(j)
+            merged = dict(out) if old is None else {
+                r: min(old.get(r, MAX_AGE), out.get(r, MAX_AGE)) for r in set(old) | set(out)}
+            if merged != old:
+                reaching[j] = merged
+                work.append(j)
     return sorted(bad)
 
 

@@ -71,11 +71,11 @@ template <int TN, int TILE> static int64_t tiles(int64_t rows, int64_t n)
     return (rows + TILE / TN - 1) / (TILE / TN) * ((n + TN - 1) / TN);
 }
 
+/* blocks: tiles<TN, TILE>(rows, n) */
 template <int TN, int TILE>
 static tcspmm_status launch(const float *dS, int64_t lds, int64_t rows, int64_t n, float *dT,
-                            int64_t ldt, cudaStream_t stream)
+                            int64_t ldt, int64_t blocks, cudaStream_t stream)
 {
-    const int64_t blocks = tiles<TN, TILE>(rows, n);
     if (blocks > 0x7fffffff)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
                            "dense_transpose_to_row_major: %lld x %lld is too large",
@@ -91,9 +91,11 @@ template <int TN>
 static tcspmm_status launch_tn(const float *dS, int64_t lds, int64_t rows, int64_t n, float *dT,
                                int64_t ldt, int num_sms, cudaStream_t stream)
 {
-    if (tiles<TN, 8 * THREADS>(rows, n) >= 2 * (int64_t)num_sms * BLOCKS_PER_SM)
-        return launch<TN, 8 * THREADS>(dS, lds, rows, n, dT, ldt, stream);
-    return launch<TN, 4 * THREADS>(dS, lds, rows, n, dT, ldt, stream);
+    const int64_t eights = tiles<TN, 8 * THREADS>(rows, n);
+    if (eights >= 2 * (int64_t)num_sms * BLOCKS_PER_SM)
+        return launch<TN, 8 * THREADS>(dS, lds, rows, n, dT, ldt, eights, stream);
+    return launch<TN, 4 * THREADS>(dS, lds, rows, n, dT, ldt, tiles<TN, 4 * THREADS>(rows, n),
+                                   stream);
 }
 
 extern "C" tcspmm_status dense_transpose_to_row_major(const float *dS, int64_t lds,

@@ -171,25 +171,24 @@ __device__ __forceinline__ void wgmma_commit()
 {
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 }
-__device__ __forceinline__ void wgmma_wait_all()
+
+/* Waits until at most PENDING wgmma groups are in flight. */
+template <int PENDING> __device__ __forceinline__ void wgmma_wait()
 {
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(PENDING) : "memory");
 }
 
-/* Waits until at most one wgmma group is in flight, and keeps the metadata
- * words of the group that retires (words) in their registers until then.
- * wgmma.sp reads its metadata register while the group is in flight, but
- * ptxas (CUDA 13.0) treats the register as free once the instruction has
- * issued, and put the next stage's words there (wrong products on the
- * H100). A store of the words after the wait, under a predicate that is
- * false at run time (never) but not to ptxas, keeps them live, so the next
- * stage's words take other registers. tools/check_meta_regs.py checks the
- * SASS. */
+/* Keeps the metadata words in their registers up to here. wgmma.sp reads
+ * its metadata register while the group is in flight, but ptxas (CUDA 13.0)
+ * treats the register as free once the instruction has issued, and put the
+ * next stage's words there (wrong products on the H100). Placed after the
+ * wait that retires the words' group, a store of them under a predicate that
+ * is false at run time (never) but not to ptxas keeps them live until then,
+ * so no other value takes their registers. tools/check_meta_regs.py checks
+ * the SASS. */
 template <int N>
-__device__ __forceinline__ void wgmma_wait_one_keeping(const uint32_t (&words)[N], bool never,
-                                                       uint32_t sink)
+__device__ __forceinline__ void hold_words(const uint32_t (&words)[N], bool never, uint32_t sink)
 {
-    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
 #pragma unroll
     for (int i = 0; i < N; i++)
         asm volatile("{\n.reg .pred p;\nsetp.ne.u32 p, %1, 0;\n@p st.shared.b32 [%2], %0;\n}" ::"r"(
@@ -481,6 +480,9 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
         }
     };
     float acc[MW][ACC];
+    /* the two sets of metadata words; the first stage of the first unit
+     * holds e1 before any stage wrote it */
+    uint32_t e0[MW * KT] = {}, e1[MW * KT] = {};
     int it = 0;
     for (int u = blockIdx.x / CL; u < r.units; u += gridDim.x / CL) {
         const work_unit w =
@@ -500,12 +502,11 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
         /* Stage kb of the unit: its metadata words into e (16-row tile r of
          * the unit, k-tile kt at word (KT r + kt) * 32 + lane), its wgmma
          * group issued; then, IN_FLIGHT, the previous stage's group (whose
-         * words are `held`) retires and that stage is released, else this
-         * stage's group is waited for and this stage released. The stages
-         * alternate between two sets of words, so that each set stays live
-         * until its group retires (the unit's last set is not held through
-         * the wait after the loop: tools/check_meta_regs.py, test
-         * sass_meta_regs_sp24, finds no write to it on the way there). */
+         * words are `held`) retires, its words are held up to there, and its
+         * stage is released (on a unit's first stage no group is left to
+         * retire; the wait is still made, so that every path through the
+         * code is one that runs); else this stage's group is waited for and
+         * this stage released. */
         auto step = [&](int kb, uint32_t(&e)[MW * KT], const uint32_t(&held)[MW * KT]) {
             const int s = it % STAGES;
             mbar_wait(&r.full[s], (it / STAGES) & 1);
@@ -540,25 +541,35 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             }
             wgmma_commit();
             if constexpr (IN_FLIGHT) {
-                if (kb > w.kb0) {
-                    wgmma_wait_one_keeping(held, never, sink);
-                    release((it - 1) % STAGES);
-                }
+                wgmma_wait<1>();
+                hold_words(held, never, sink);
+                if (kb > w.kb0) release((it - 1) % STAGES);
             } else {
-                wgmma_wait_all();
+                wgmma_wait<0>();
                 fence_operands(acc);
                 release(s);
             }
             it++;
         };
-        uint32_t e0[MW * KT], e1[MW * KT];
-        for (int kb = w.kb0; kb < w.kb1; kb += 2) {
-            step(kb, e0, e1);
-            if (kb + 1 < w.kb1) step(kb + 1, e1, e0);
+        if constexpr (IN_FLIGHT) {
+            /* The stages alternate between the two sets of words, so that a
+             * set is not written while its group is in flight: two stages a
+             * pass, and the odd one after the loop (no path skips a step and
+             * comes back). The last group retires here, both sets held. */
+            int kb = w.kb0;
+            for (; kb + 1 < w.kb1; kb += 2) {
+                step(kb, e0, e1);
+                step(kb + 1, e1, e0);
+            }
+            if (kb < w.kb1) step(kb, e0, e1);
+            wgmma_wait<0>();
+            hold_words(e0, never, sink);
+            hold_words(e1, never, sink);
+            fence_operands(acc);
+            if (w.kb1 > w.kb0) release((it - 1) % STAGES);
+        } else {
+            for (int kb = w.kb0; kb < w.kb1; kb++) step(kb, e0, e1);
         }
-        wgmma_wait_all();
-        fence_operands(acc);
-        if (IN_FLIGHT && w.kb1 > w.kb0) release((it - 1) % STAGES);
 
         if (r.split_k) { /* the block's only unit: its stages are free once both
                             consumer warpgroups have read them */
@@ -1177,15 +1188,13 @@ template <tcspmm_precision ELEM> static tcspmm_status prepare_precision()
     return wgmma_configs<ELEM>::small::prepare();
 }
 
-/* Launches the product in clusters of two tiles of configuration P along M
- * where such clusters fit on the device (*launched = 1); pairs_fit: the
- * maps' count of them. */
+/* Launches the product in clusters of two tiles of configuration P along M,
+ * of shape p, where such clusters fit on the device (*launched = 1);
+ * pairs_fit: the maps' count of them. */
 template <typename P>
-static tcspmm_status launch_pairs(const sp24_wgmma_args *a, int *pairs_fit, cudaStream_t stream,
-                                  int *launched)
+static tcspmm_status launch_pairs(const sp24_wgmma_args *a, const launch_shape &p, int *pairs_fit,
+                                  cudaStream_t stream, int *launched)
 {
-    launch_shape p;
-    TCSPMM_TRY(P::shape(a, 1.0, &p));
     int fit = 0;
     TCSPMM_TRY(P::clusters_fit(2, P::SMEM, pairs_fit, &fit));
     *launched = fit > 0;
@@ -1215,11 +1224,16 @@ static tcspmm_status run_precision(const sp24_wgmma_args *a, cudaStream_t stream
         int launched = 0;
         if (2 * (int64_t)p.clusters_m * p.tiles_n >= PAIR_MIN_WAVES * (int64_t)a->num_sms) {
             if constexpr (ELEM == TCSPMM_PRECISION_TF32)
-                if (a->maps->tf32_wide_pairs)
-                    TCSPMM_TRY(launch_pairs<typename wgmma_configs<ELEM>::wide_pairs>(
-                        a, &a->maps->pairs_fit[1], stream, &launched));
+                if (a->maps->tf32_wide_pairs) {
+                    typedef typename wgmma_configs<ELEM>::wide_pairs wide_pairs;
+                    launch_shape wp;
+                    TCSPMM_TRY(wide_pairs::shape(a, 1.0, &wp));
+                    TCSPMM_TRY(launch_pairs<wide_pairs>(a, wp, &a->maps->pairs_fit[1], stream,
+                                                        &launched));
+                }
             if (!launched)
-                TCSPMM_TRY(launch_pairs<big_pairs>(a, &a->maps->pairs_fit[0], stream, &launched));
+                TCSPMM_TRY(
+                    launch_pairs<big_pairs>(a, p, &a->maps->pairs_fit[0], stream, &launched));
             if (launched) return TCSPMM_SUCCESS;
         }
     }
