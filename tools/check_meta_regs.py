@@ -16,8 +16,9 @@ or where `pip install nvidia-cuda-nvdisasm` put it) and, in every function with 
 tracks wgmma groups along every path: each branch is taken both ways, and a call enters its
 callee. An HGMMA marked gsb0 closes a group; `WARPGROUP.DEPBAR.LE gsb0, N` retires all but the
 newest N. A write to a register an HGMMA.SP of a group in flight reads, on any path to the
-write, is a violation. A path that never runs counts too, so the kernel makes the same waits
-on every path (a unit's first stage waits although no group is left to retire). It also
+write, is a violation; a write counts every register it covers (64-bit results, .128, LDSM,
+HMMA and HGMMA accumulators). A path that never runs counts too, so the kernel makes the same
+waits on every path (a unit's first stage waits although no group is left to retire). It also
 reports ptxas's message that it serialized a kernel's wgmma instructions (C7513, "Potential
 Performance Loss"), which costs their overlap. Exit status 1 on a violation, a serialization,
 or when no HGMMA.SP was found; 77 when nvdisasm is not found.
@@ -28,20 +29,21 @@ import sys
 
 import sass_build
 
-INSTR = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
+INSTR = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][\w.]*)\s*([^;]*);")
 FUNC = re.compile(r"^\.text\.(\S+):$")
 LABEL = re.compile(r"^(\.L_x_\d+|\$__internal_\w+\$\w+):$")  # a branch's or a call's target
 TARGET = re.compile(r"`\((\.L_x_\d+|\$__internal_\w+\$\w+)\)")
 # whose first register operand is read, not written
-NO_DEST = ("ST", "RED", "BRA", "BAR", "WARPSYNC", "CALL", "HGMMA", "BSSY", "BSYNC", "RET",
-           "EXIT")
-MAX_AGE = 16  # groups in flight tracked; more is a violation of its own
+NO_DEST = ("ST", "RED", "BRA", "BAR", "WARPSYNC", "CALL", "BSSY", "BSYNC", "RET", "EXIT")
+# with a target label: a branch, a call, or a collective section's exit (WARPSYNC.COLLECTIVE)
+FLOW = ("BRA", "JMP", "CALL", "WARPSYNC")
+MAX_AGE = 16  # ages stop here (wait_group keeps at most 7 groups), so the ages stay finite
 
 
 class Instr:
     def __init__(self, addr, guarded, op, operands):
         self.addr, self.guarded, self.op, self.operands = addr, guarded, op, operands.strip()
-        m = TARGET.search(operands) if op.startswith(("BRA", "JMP", "CALL")) else None
+        m = TARGET.search(operands) if op.startswith(FLOW) else None
         self.target = m.group(1) if m else None
 
     def text(self):
@@ -69,17 +71,37 @@ def functions(sass):
     return found
 
 
+def width(op):
+    """How many registers from the first an instruction writes: an HGMMA's accumulators
+    (64 x N: N / 2 of F32, N / 4 of F16), an HMMA's (four of F32, two of F16), LDSM's
+    matrices, four for .128, two for any 64-bit type (also where only the source is 64-bit:
+    more, not fewer), .WIDE, double-precision arithmetic and CS2R, else one."""
+    m = re.match(r"HGMMA(?:\.SP)?\.64x(\d+)x\d+\.(\w+)", op)
+    if m:
+        return int(m.group(1)) // (4 if m.group(2) == "F16" else 2)
+    m = re.match(r"[HI]MMA\.\d+\.(\w+)", op)
+    if m:
+        return 2 if m.group(1) == "F16" else 4
+    m = re.match(r"LDSM\..*\.([24])$", op)
+    if m:
+        return int(m.group(1))
+    if ".128" in op:
+        return 4
+    if (re.search(r"\.(?:[USF]?64|WIDE)\b", op) or op.startswith(("DADD", "DMUL", "DFMA", "DMNMX"))
+            or (op.startswith("CS2R") and ".32" not in op)):
+        return 2
+    return 1
+
+
 def written(op, operands):
-    """The R registers an instruction writes: its first operand, or its second after a
-    predicate (SHFL.IDX PT, R63, ...); two for .64, .WIDE and CS2R, four for .128."""
+    """The R registers an instruction writes: width(op) from its first operand, or from its
+    second after a predicate (SHFL.IDX PT, R63, ...)."""
     if op.startswith(NO_DEST):
         return []
     m = re.match(r"(?:!?U?P(?:\d+|T)\s*,\s*)?R(\d+)\b", operands)
     if not m:
         return []
-    wide = ".64" in op or ".WIDE" in op or (op.startswith("CS2R") and ".32" not in op)
-    width = 4 if ".128" in op else 2 if wide else 1
-    return ["R%d" % (int(m.group(1)) + i) for i in range(width)]
+    return ["R%d" % (int(m.group(1)) + i) for i in range(width(op))]
 
 
 def metadata(operands):
@@ -91,21 +113,27 @@ def metadata(operands):
     sys.exit("check_meta_regs: no metadata register in HGMMA.SP " + operands)
 
 
-def after(ins, reader, bad):
+def merge(a, b):
+    """The reader of two paths that meet: each register in flight on either, with its
+    newest age (the group that retires last)."""
+    return {r: min(a.get(r, MAX_AGE), b.get(r, MAX_AGE)) for r in set(a) | set(b)}
+
+
+def after(ins, reader):
     """reader after ins. reader maps each metadata register some group in flight reads to the
     age of the newest such group (0: the group being issued, k: the k-th newest committed
-    one); the newest is the one that retires last."""
+    one); the newest is the one that retires last. A guarded HGMMA may or may not run: both.
+    A guarded wait may not run: none."""
     if ins.op.startswith("HGMMA"):
+        ran = dict(reader)
         if ins.op.startswith("HGMMA.SP"):
-            reader = dict(reader)
-            reader[metadata(ins.operands)] = 0
+            ran[metadata(ins.operands)] = 0
         if "gsb0" in ins.operands:  # the group is committed
-            if any(age >= MAX_AGE for age in reader.values()):
-                bad.add("%s: more than %d wgmma groups in flight" % (ins.text(), MAX_AGE))
-            reader = {r: age + 1 for r, age in reader.items() if age < MAX_AGE}
-    elif ins.op.startswith("WARPGROUP.DEPBAR") and not ins.guarded:  # all but the newest N retire
+            ran = {r: min(age + 1, MAX_AGE) for r, age in ran.items()}
+        return merge(reader, ran) if ins.guarded else ran
+    if ins.op.startswith("WARPGROUP.DEPBAR") and not ins.guarded:  # all but the newest N retire
         keep = int(ins.operands.split(",")[-1], 0)
-        reader = {r: age for r, age in reader.items() if age <= keep}
+        return {r: age for r, age in reader.items() if age <= keep}
     return reader
 
 
@@ -117,14 +145,16 @@ def conditional(ins):
 
 def successors(body, labels, i, returns):
     """The instructions that may run after body[i]: a branch's target, a call's callee (the
-    callee's RET goes back after every call of it: returns), the next one if it may fall
-    through."""
+    callee's RET goes back after every call of it: returns), a collective section's exit
+    (WARPSYNC.COLLECTIVE R4, `(.L_x_3)) and its body, the next one if it may fall through."""
     ins, nxt = body[i], [i + 1] if i + 1 < len(body) else []
-    if ins.op.startswith(("BRA", "JMP", "CALL")):
+    if ins.op.startswith("WARPSYNC") and ins.target is None:  # WARPSYNC.ALL, WARPSYNC R4
+        return nxt
+    if ins.op.startswith(FLOW):
         if ins.target not in labels:
             sys.exit("check_meta_regs: cannot follow " + ins.text())
-        return [labels[ins.target]] + (nxt if conditional(ins) or ins.op.startswith("CALL")
-                                       else [])
+        falls = conditional(ins) or ins.op.startswith(("CALL", "WARPSYNC"))
+        return [labels[ins.target]] + (nxt if falls else [])
     if ins.op.startswith(("BRX", "JMX")):
         sys.exit("check_meta_regs: cannot follow " + ins.text())
     if ins.op.startswith("RET"):
@@ -147,11 +177,10 @@ def check(body, labels):
         for r in written(ins.op, ins.operands):
             if r in reader:
                 bad.add("%s (%s's group is in flight)" % (ins.text(), r))
-        out = after(ins, reader, bad)
+        out = after(ins, reader)
         for j in successors(body, labels, i, returns):
             old = reaching.get(j)
-            merged = dict(out) if old is None else {
-                r: min(old.get(r, MAX_AGE), out.get(r, MAX_AGE)) for r in set(old) | set(out)}
+            merged = dict(out) if old is None else merge(old, out)
             if merged != old:
                 reaching[j] = merged
                 work.append(j)
