@@ -568,9 +568,9 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             fence_operands(acc);
             if (w.kb1 > w.kb0) release((it - 1) % STAGES);
         } else {
-            /* two stages a pass here too: one a pass was 0.97x as fast at
-             * bf16 and fp16 4096 x 512 and fp16 8192 x 128 on the H200
-             * (bench/results/sp24-every-path-2026-11-29/) */
+            /* two stages a pass here too: one a pass was 0.97x-0.98x as
+             * fast at bf16 and fp16 4096 x 512 and fp16 8192 x 128 on the
+             * H200 (bench/results/sp24-every-path-2026-11-29/) */
             for (int kb = w.kb0; kb < w.kb1; kb += 2) {
                 step(kb, e0, e1);
                 if (kb + 1 < w.kb1) step(kb + 1, e1, e0);
