@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Call 2: as call 1 (run1.sh), with the waiting tiles (128 x 128, 128 x 64) back to two stages a
-# pass (call 1: one stage a pass was 0.97x as fast at 16-bit 4096 x 512 and fp16 8192 x 128);
+# pass (call 1: one stage a pass was 0.97x-0.98x as fast at 16-bit 4096 x 512 and fp16 8192 x 128);
 # the tiles that keep a group in flight as in call 1; against
 # base = 250826f (.devdata/sp24base = its git archive). Both trees built at once;
 # gpu_sparse24 --small on the new tree; then tools/sp24_bench --ours-only at N <= 512 and at
