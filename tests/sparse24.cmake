@@ -8,12 +8,13 @@ set_tests_properties(gpu_sparse24_small_device PROPERTIES LABELS gpu SKIP_RETURN
   ENVIRONMENT "TCSPMM_DATA=${PROJECT_SOURCE_DIR}/data")
 # tools/check_meta_regs.py, the SASS check of the wgmma.sp kernel's metadata registers: on
 # hand-written SASS (label cpu), and on the kernel itself, compiled for sm_90a and read with
-# nvdisasm (label sass: about two minutes of compiling, so not in CI's second, sanitized pass; skipped
-# where no nvdisasm is found).
+# nvdisasm (label sass: about two minutes of compiling, so not in CI's second, sanitized pass;
+# skipped where no nvdisasm is found).
 find_program(TCSPMM_PYTHON3 python3)
 if(TCSPMM_PYTHON3)
   add_test(NAME test_check_meta_regs COMMAND ${TCSPMM_PYTHON3}
-    ${PROJECT_SOURCE_DIR}/tests/test_check_meta_regs.py ${PROJECT_SOURCE_DIR}/tools/check_meta_regs.py)
+    ${PROJECT_SOURCE_DIR}/tests/test_check_meta_regs.py
+    ${PROJECT_SOURCE_DIR}/tools/check_meta_regs.py)
   set_tests_properties(test_check_meta_regs PROPERTIES LABELS cpu)
   add_test(NAME sass_meta_regs_sp24 COMMAND ${TCSPMM_PYTHON3}
     ${PROJECT_SOURCE_DIR}/tools/check_meta_regs.py ${TCSPMM_SM90A_SOURCE}

@@ -30,13 +30,18 @@ def sass(lines):
     return "\n".join(out) + "\n"
 
 
+def sp(reg, commit=True, selector=0):
+    """An HGMMA.SP reading its metadata word from reg, closing its group or not."""
+    return "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, %s, 0x%d%s" % (
+        reg, selector, ", gsb0" if commit else "")
+
+
 def loop(load_into, depbar):
     """A stage loop: load a word, two HGMMA.SP reading it (one group), then retire groups."""
     return sass(["MOV R88, 0x44444444", "MOV R89, 0x44444444", ".L_x_1:",
                  "LDS %s, [R12+0xc000]" % load_into,
                  "WARPGROUP.ARRIVE",
-                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16].tnspB, R24, %s, 0x0" % load_into,
-                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16].tnspB, R24, %s, 0x1, gsb0" % load_into,
+                 sp(load_into, commit=False), sp(load_into, selector=1),
                  "WARPGROUP.DEPBAR.LE gsb0, %s" % depbar,
                  "IADD3 R12, R12, 0x100, RZ",
                  "ISETP.GE.AND P0, PT, R12, R13, PT",
@@ -48,10 +53,10 @@ def two_sets():
     """One group in flight, the stages alternating between R88 and R89."""
     return sass([".L_x_1:",
                  "LDS R88, [R12+0xc000]", "WARPGROUP.ARRIVE",
-                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R88, 0x1, gsb0",
+                 sp("R88"),
                  "WARPGROUP.DEPBAR.LE gsb0, 0x1",
                  "LDS R89, [R12+0xc080]", "WARPGROUP.ARRIVE",
-                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R89, 0x1, gsb0",
+                 sp("R89"),
                  "WARPGROUP.DEPBAR.LE gsb0, 0x1",
                  "@!P0 BRA `(.L_x_1)", "WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"])
 
@@ -61,11 +66,11 @@ def loop_exit(write_before_wait):
     in flight at the exit, where R88 is written before or after the last wait."""
     return sass([".L_x_1:",
                  "LDS R88, [R12+0xc000]", "WARPGROUP.ARRIVE",
-                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R88, 0x1, gsb0",
+                 sp("R88"),
                  "WARPGROUP.DEPBAR.LE gsb0, 0x1",
                  "@P1 BRA `(.L_x_2)",
                  "LDS R89, [R12+0xc080]", "WARPGROUP.ARRIVE",
-                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R89, 0x1, gsb0",
+                 sp("R89"),
                  "WARPGROUP.DEPBAR.LE gsb0, 0x1",
                  "@!P0 BRA `(.L_x_1)",
                  ".L_x_2:"] + (["MOV R88, RZ"] if write_before_wait else []) +
@@ -78,20 +83,14 @@ def skipped_wait():
     in flight when R89 is loaded."""
     return sass([".L_x_1:",
                  "LDS R88, [R12+0xc000]", "WARPGROUP.ARRIVE",
-                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R88, 0x1, gsb0",
+                 sp("R88"),
                  "@P2 BRA `(.L_x_2)",
                  "WARPGROUP.DEPBAR.LE gsb0, 0x1",
                  ".L_x_2:",
                  "LDS R89, [R12+0xc080]", "WARPGROUP.ARRIVE",
-                 "HGMMA.SP.64x128x32.F32 R24, gdesc[UR16], R24, R89, 0x1, gsb0",
+                 sp("R89"),
                  "WARPGROUP.DEPBAR.LE gsb0, 0x1",
                  "@!P0 BRA `(.L_x_1)", "WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"])
-
-
-def sp(reg, commit=True):
-    """An HGMMA.SP reading its metadata word from reg, closing its group or not."""
-    return "HGMMA.SP.64x64x32.F32 R24, gdesc[UR16], R24, %s, 0x0%s" % (
-        reg, ", gsb0" if commit else "")
 
 
 def call(callee):

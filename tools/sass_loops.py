@@ -3,7 +3,8 @@
 
     python3 tools/sass_loops.py src/kernels/hrpb_kernels_tf32.cu [--arch sm_90] [--nvdisasm PATH]
 
-Reads the file's SASS (sass_build.py: nvcc -O3 to a cubin, disassembled by nvdisasm) and prints, per kernel instance (its template arguments):
+Reads the file's SASS (sass_build.py: nvcc -O3 to a cubin, disassembled by nvdisasm) and
+prints, per kernel instance (its template arguments):
 its instructions, those of the innermost loop around all its HMMAs (the loop over a panel's
 blocks), and its local-memory spill instructions (STL/LDL), in all and inside that loop.
 An epilogue change that lengthens the block loop (ptxas recomputing addresses under a register
