@@ -480,9 +480,6 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
         }
     };
     float acc[MW][ACC];
-    /* the two sets of metadata words; the first stage of the first unit
-     * holds e1 before any stage wrote it */
-    uint32_t e0[MW * KT] = {}, e1[MW * KT] = {};
     int it = 0;
     for (int u = blockIdx.x / CL; u < r.units; u += gridDim.x / CL) {
         const work_unit w =
@@ -551,6 +548,10 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             }
             it++;
         };
+        /* the two sets of metadata words, a unit's own (declared before the
+         * unit loop, they lived through the epilogue and spilled); a unit's
+         * first stage holds e1 before any stage wrote it */
+        uint32_t e0[MW * KT] = {}, e1[MW * KT] = {};
         if constexpr (IN_FLIGHT) {
             /* The stages alternate between the two sets of words, so that a
              * set is not written while its group is in flight: two stages a
