@@ -424,54 +424,6 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
     }
 }
 
-/* store_lines for a 16-bit C: 64 columns at a time, in two passes of 8 rows
- * (rows g, then g + 8, of the fragments), so that each lane stores eight
- * elements (16 bytes; wide: ldc a multiple of 8 and C aligned to 16 bytes,
- * else two stores of 8) and each store again writes four whole 128-byte
- * rows; 32 columns of 2 bytes are half a line. The window holds 8 rows of
- * 64 floats, its 16-byte units swizzled as in store_lines (unit ^ row). */
-template <int MW, int ACC, typename CT>
-__device__ __forceinline__ void store_lines_16bit(const float (&acc)[MW][ACC], float *window,
-                                                  CT *c0, int64_t ldc, float alpha, float beta,
-                                                  bool wide)
-{
-    const int lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
-#pragma unroll
-    for (int i = 0; i < MW; i++) {
-#pragma unroll
-        for (int h = 0; h < ACC / 32; h++) {
-#pragma unroll
-            for (int half = 0; half < 2; half++) {
-#pragma unroll
-                for (int jj = 0; jj < 8; jj++) { /* n8 chunk 8h + jj: row g + 8 half */
-                    const int j = 4 * (8 * h + jj) + 2 * half;
-                    const int unit = ((2 * jj + q / 2) ^ g) * 4 + 2 * (q % 2);
-                    *(float2 *)(window + g * 64 + unit) =
-                        make_float2(alpha * acc[i][j], alpha * acc[i][j + 1]);
-                }
-                __syncwarp();
-#pragma unroll
-                for (int k = 0; k < 2; k++) { /* row lane / 8 + 4k, columns 8 (lane % 8) + 0..7 */
-                    const int row = lane / 8 + 4 * k, unit = lane % 8;
-                    const float4 v0 = *(const float4 *)(window + row * 64 + ((2 * unit) ^ row) * 4);
-                    const float4 v1 =
-                        *(const float4 *)(window + row * 64 + ((2 * unit + 1) ^ row) * 4);
-                    const float eight[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
-                    CT *p = c0 + (int64_t)(i * 64 + 8 * half + row) * ldc + 64 * h + 8 * unit;
-                    if (wide) {
-                        store_c<CT, 8>(p, 1.0f, eight, beta);
-                    } else {
-                        store_c<CT, 4>(p, 1.0f, {eight[0], eight[1], eight[2], eight[3]}, beta);
-                        store_c<CT, 4>(p + 4, 1.0f, {eight[4], eight[5], eight[6], eight[7]},
-                                       beta);
-                    }
-                }
-                __syncwarp();
-            }
-        }
-    }
-}
-
 /* Consumer warpgroup c (0 or 1) owns rows c*MW*64 .. +MW*64 of each unit:
  * per stage it issues, for each of its MW 64-row slices, two wgmma.sp
  * k-steps per k-tile (selector = k-step % 2, so the two k-steps of a k-tile
@@ -642,12 +594,9 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
         }
         if (lines && w.m0 + R::BM <= m && w.n0 + BN <= n) { /* interior tile */
             float *window = (float *)(r.smem + R::WINDOW_OFFSET) + (c * 4 + warp) * WINDOW_FLOATS;
-            CT *c0 = C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0;
-            if constexpr (sizeof(CT) == 2)
-                store_lines_16bit<MW, ACC, CT>(acc, window, c0, ldc, alpha, beta,
-                                               ldc % 8 == 0 && (uintptr_t)C % 16 == 0);
-            else
-                store_lines<MW, ACC, CT>(acc, window, c0, ldc, alpha, beta);
+            store_lines<MW, ACC, CT>(acc, window,
+                                     C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0, ldc,
+                                     alpha, beta);
             continue;
         }
 #pragma unroll
