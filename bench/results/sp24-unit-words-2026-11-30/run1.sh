@@ -2,7 +2,8 @@
 # Call 1: the structured kernel with its two sets of metadata words declared in the unit
 # loop (new = this tree; ba8dfe9 declared them before it, and they spilled), and a variant
 # of new whose waiting tiles (128 x 128, 128 x 64) also run two stages a pass with the odd
-# one after the loop (uni = .devdata/sp24uni laid over this tree), against
+# one after the loop (uni = .devdata/sp24uni laid over this tree: e1bc7cd's sp24_wgmma.cu
+# with uni.patch applied), against
 # base = b122688 (.devdata/sp24base = its git archive). The three trees built at once;
 # gpu_sparse24 --small on new and uni; then tools/sp24_bench --ours-only at N <= 512 and at
 # N = 4096, 8192 (bf16, fp16, tf32), the variants in turn, in rounds until about 360 s
