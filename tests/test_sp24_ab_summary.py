@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """test_sp24_ab_summary.py: tools/sp24_ab_summary.py on hand-made sp24_bench tables, without a
-GPU. Two variants over three rounds, one of which only the base ran: the ratio of mean times
-and its range cover the two rounds both ran; --c16 reads the 16-bit C column and leaves tf32
-out; tables from --ours-only (cuSPARSELt and cuBLAS at -1) give no ratios to them, full ones
-do. Usage: test_sp24_ab_summary.py PATH/TO/sp24_ab_summary.py"""
+GPU. Rounds that only one variant ran (first, middle) are left out of the ratios, which pair
+rounds by number; each variant's own mean covers all its rounds; --c16 reads the 16-bit C
+column, for the cuSPARSELt ratios too, and leaves tf32 out; tables from --ours-only
+(cuSPARSELt and cuBLAS at -1) give no ratios to them, and no cuSPARSELt-normalised ratio
+unless both variants have cuSPARSELt times; a variant sharing no round with the base says so.
+A missing argument, --c16 twice, an empty directory, a base that is not a variant, a product
+listed twice in one table and a misnamed file are refused. Usage:
+test_sp24_ab_summary.py PATH/TO/sp24_ab_summary.py"""
 import os
 import subprocess
 import sys
@@ -14,20 +18,26 @@ HEAD = ('| prec | M=K | N | ours 16-bit B | ours 16-bit B, C | ours fp32 B | mma
         '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n')
 
 
-def row(prec, n, ours16, ours16c, ours32, lt, blas):
+def row(prec, n, ours16, ours16c, ours32, lt=-1.0, blas=-1.0):
     cells = [prec, '4096', str(n)] + ['%8.4f %6.1f' % (t, 1.0) for t in
                                       (ours16, ours16c, ours32, -1.0, lt, blas, -1.0)]
     return '| ' + ' | '.join(cells) + ' | 0.00 | 0.00 | 0.00 | nan |\n'
 
 
-def write(directory, rnd, variant, rows):
-    with open(os.path.join(directory, 'bench-r%d-x-%s.md' % (rnd, variant)), 'w') as f:
+def write(directory, rnd, variant, rows, name=None):
+    name = name or 'bench-r%d-x-%s.md' % (rnd, variant)
+    with open(os.path.join(directory, name), 'w') as f:
         f.write('device: test\n\n' + HEAD + ''.join(rows))
 
 
 def run(tool, *args):
     got = subprocess.run([sys.executable, tool] + list(args), capture_output=True, text=True)
     return got.returncode, got.stdout
+
+
+def line_of(out, start):
+    lines = [l for l in out.splitlines() if l.startswith(start)]
+    return lines[0] if len(lines) == 1 else ''
 
 
 def main():
@@ -40,37 +50,63 @@ def main():
         failures += not ok
 
     with tempfile.TemporaryDirectory() as d:
-        # ours-only: base 1.0 and 1.2 ms (16-bit B) in rounds 1 and 2, 5.0 in round 3 (new did not
-        # run); new 0.8 and 1.0. 16-bit C: base 2.0 and 2.0, new 4.0 and 4.0. tf32 (fp32 B) 3 and 3.
-        for rnd, b16, n16 in ((1, 1.0, 0.8), (2, 1.2, 1.0)):
-            write(d, rnd, 'base', [row('fp16', 512, b16, 2.0, 9.0, -1, -1),
-                                   row('tf32', 512, -1, -1, 3.0, -1, -1)])
-            write(d, rnd, 'new', [row('fp16', 512, n16, 4.0, 9.0, -1, -1),
-                                  row('tf32', 512, -1, -1, 3.0, -1, -1)])
-        write(d, 3, 'base', [row('fp16', 512, 5.0, 2.0, 9.0, -1, -1)])
+        # --ours-only. fp16, 16-bit B: base 1.0, 5.0, 1.2 ms in rounds 1-3; new 0.8 and 1.0 in
+        # rounds 1 and 3 (not 2). 16-bit C: base 2.0, new 4.0. tf32 (fp32 B): 3.0 in both.
+        for rnd, b16 in ((1, 1.0), (2, 5.0), (3, 1.2)):
+            write(d, rnd, 'base', [row('fp16', 512, b16, 2.0, 9.0), row('tf32', 512, -1, -1, 3.0)])
+        for rnd, n16 in ((1, 0.8), (3, 1.0)):
+            write(d, rnd, 'new', [row('fp16', 512, n16, 4.0, 9.0), row('tf32', 512, -1, -1, 3.0)])
         rc, out = run(tool, d, 'base')
-        check('runs', rc == 0)
-        fp16 = [l for l in out.splitlines() if l.startswith('fp16 4096 x 512')]
-        check('one fp16 line', len(fp16) == 1)
-        check('base mean over its three rounds', fp16 and 'base 2.4000 ms' in fp16[0])
-        check('ratio over the two rounds both ran: 2.2 / 1.8',
-              fp16 and 'base/new time 1.222 (rounds 1.200-1.250)' in fp16[0])
+        fp16 = line_of(out, 'fp16 4096 x 512')
+        check('runs, one fp16 line', rc == 0 and fp16 != '')
+        check('each variant\'s mean over all its rounds', 'base 2.4000 ms' in fp16 and
+              'new 0.9000 ms' in fp16)
+        check('ratio over rounds 1 and 3, paired by number: 2.2 / 1.8',
+              'base/new time 1.222 (rounds 1.200-1.250)' in fp16)
         check('no cuSPARSELt or cuBLAS ratios from --ours-only',
-              fp16 and 'vs Lt' not in fp16[0] and 'Lt-norm' not in fp16[0])
+              fp16 != '' and all(x not in fp16 for x in ('vs Lt', 'vs BLAS', 'Lt-norm')))
         check('tf32 reads fp32 B', 'tf32 4096 x 512: base 3.0000 ms' in out)
         rc, out = run(tool, d, 'base', '--c16')
-        check('--c16: the 16-bit C column', rc == 0 and 'base/new time 0.500 (rounds 0.500-0.500)'
-              in out)
-        check('--c16: tf32 left out', 'tf32' not in out)
+        fp16 = line_of(out, 'fp16 4096 x 512')
+        check('--c16: the 16-bit C column', rc == 0 and
+              'base/new time 0.500 (rounds 0.500-0.500)' in fp16)
+        check('--c16: tf32 left out', rc == 0 and fp16 != '' and 'tf32' not in out)
+        rc2, out2 = run(tool, '--c16', d, 'base')
+        check('--c16 first reads the same', rc2 == 0 and out2 == out)
+        check('--c16 twice is refused', run(tool, d, 'base', '--c16', '--c16')[0] != 0)
+        check('a missing argument is refused', run(tool, d)[0] != 0)
+        check('a base that is not a variant is refused', run(tool, d, 'old')[0] != 0)
     with tempfile.TemporaryDirectory() as d:
-        write(d, 1, 'base', [row('bf16', 64, 1.0, 1.0, 1.0, 2.0, 3.0)])
-        write(d, 1, 'new', [row('bf16', 64, 0.5, 1.0, 1.0, 2.0, 3.0)])
+        # Full tables. bf16, 16-bit B: base 1.0, 1.0, 2.0 ms in rounds 1-3 (cuSPARSELt 2, 2,
+        # 8; cuBLAS 3), new 0.5 and 1.0 in rounds 2 and 3 (cuSPARSELt 2 and 8). 16-bit C:
+        # base 2.0, new 1.0. "late" ran round 9 only; "plain" has no cuSPARSELt times.
+        for rnd, b16, lt in ((1, 1.0, 2.0), (2, 1.0, 2.0), (3, 2.0, 8.0)):
+            write(d, rnd, 'base', [row('bf16', 64, b16, 2.0, 1.0, lt, 3.0)])
+        for rnd, n16, lt in ((2, 0.5, 2.0), (3, 1.0, 8.0)):
+            write(d, rnd, 'new', [row('bf16', 64, n16, 1.0, 1.0, lt, 3.0)])
+            write(d, rnd, 'plain', [row('bf16', 64, n16, 1.0, 1.0)])
+        write(d, 9, 'late', [row('bf16', 64, 1.0, 1.0, 1.0, 2.0, 3.0)])
         rc, out = run(tool, d, 'base')
-        check('full tables: ratios to cuSPARSELt and cuBLAS',
-              rc == 0 and 'new 0.5000 ms, vs Lt 4.00, vs BLAS 6.000' in out and
-              'Lt-norm 2.000' in out)
-        rc, _ = run(tool, d)
-        check('a missing argument is refused', rc != 0)
+        bf16 = line_of(out, 'bf16 4096 x 64')
+        check('full tables: ratios to cuSPARSELt and cuBLAS per round',
+              rc == 0 and 'new 0.7500 ms, vs Lt 4.00/8.00, vs BLAS 6.000/3.000' in bf16)
+        check('cuSPARSELt-normalised ratio over rounds 2 and 3: 6 / 3',
+              'base/new time 2.000 (rounds 2.000-2.000), Lt-norm 2.000' in bf16)
+        check('no cuSPARSELt-normalised ratio where one variant lacks cuSPARSELt',
+              'base/plain time 2.000 (rounds 2.000-2.000) |' in bf16 or
+              bf16.endswith('base/plain time 2.000 (rounds 2.000-2.000)'))
+        check('a variant sharing no round with the base', 'base/late: no round ran both' in bf16)
+        rc, out = run(tool, d, 'base', '--c16')
+        check('--c16: cuSPARSELt ratios against the 16-bit C column',
+              rc == 0 and 'new 1.0000 ms, vs Lt 2.00/8.00' in out)
+    with tempfile.TemporaryDirectory() as d:
+        check('an empty directory is refused', run(tool, d, 'base')[0] != 0)
+        write(d, 1, 'base', [row('bf16', 64, 1.0, 1.0, 1.0)] * 2)
+        check('a product twice in one table is refused', run(tool, d, 'base')[0] != 0)
+    with tempfile.TemporaryDirectory() as d:
+        write(d, 1, 'base', [row('bf16', 64, 1.0, 1.0, 1.0)])
+        write(d, 1, 'base', [row('bf16', 64, 1.0, 1.0, 1.0)], name='bench-r1-x-a-b.md')
+        check('a misnamed file is refused', run(tool, d, 'base')[0] != 0)
     print('%d failed' % failures)
     return 1 if failures else 0
 

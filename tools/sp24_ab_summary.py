@@ -3,14 +3,17 @@
 
 Reads DIR/bench-r<round>-<type>-<variant>.md (one sp24_bench table per
 process; variant e.g. old, new, mode0) and prints, per (type, M = K, N), for
-each variant: ours' mean time over rounds (16-bit B; tf32: fp32 B; with
---c16, 16-bit B and C, and the tf32 rows left out), and where cuSPARSELt and
-cuBLAS ran (not under --ours-only) time(cuSPARSELt)/time(ours) and
-time(cuBLAS)/time(ours) per round; then for each other variant against BASE
-the ratio of mean times (> 1: the variant is faster), its lowest and highest
-over the rounds both ran, and where cuSPARSELt ran, the ratio of mean
-cuSPARSELt ratios (cuSPARSELt, timed in the same process, takes out clock
-drift between processes).
+each variant: ours' mean time over that variant's rounds (16-bit B; tf32:
+fp32 B; with --c16, 16-bit B and C, and the tf32 rows left out), and where
+cuSPARSELt and cuBLAS ran (not under --ours-only) time(cuSPARSELt)/time(ours)
+and time(cuBLAS)/time(ours) per round (under --c16, against ours' 16-bit C:
+cuSPARSELt's C is 16-bit too, cuBLAS's float). Then, for each other variant
+against BASE, over the rounds both ran: the ratio of their mean times (> 1:
+the variant is faster), its lowest and highest single round, and where
+cuSPARSELt ran, the ratio of mean cuSPARSELt ratios (cuSPARSELt, timed in the
+same process, takes out clock drift between processes). A product listed
+twice for one variant in one round, a file name of another form, no tables
+or no BASE among the variants is an error.
 
   sp24_ab_summary.py DIR BASE [--c16]
 """
@@ -31,8 +34,10 @@ def ms(cell):
 def load(directory, c16):
     """{(type, M, N): {variant: {round: (ours, Lt / ours or None, BLAS / ours or None)}}}"""
     runs = collections.defaultdict(lambda: collections.defaultdict(dict))
-    for path in sorted(glob.glob(os.path.join(directory, 'bench-r*-*-*.md'))):
+    for path in sorted(glob.glob(os.path.join(directory, 'bench-r*.md'))):
         got = re.match(r'bench-r(\d+)-\w+?-(\w+)\.md$', os.path.basename(path))
+        if not got:
+            sys.exit('sp24_ab_summary: %s is not bench-r<round>-<type>-<variant>.md' % path)
         rnd, variant = int(got.group(1)), got.group(2)
         for line in open(path):
             c = [x.strip() for x in line.split('|')]
@@ -42,7 +47,11 @@ def load(directory, c16):
                 continue
             ours = ms(c[OURS32 if c[PREC] == 'tf32' else OURS16C if c16 else OURS16])
             ratio = [ms(c[i]) / ours if ms(c[i]) > 0 else None for i in (LT, BLAS)]
-            runs[(c[PREC], int(c[M]), int(c[N]))][variant][rnd] = (ours, ratio[0], ratio[1])
+            key = (c[PREC], int(c[M]), int(c[N]))
+            if rnd in runs[key][variant]:
+                sys.exit('sp24_ab_summary: %s %d x %d twice for %s in round %d (%s)' % (
+                    key + (variant, rnd, path)))
+            runs[key][variant][rnd] = (ours, ratio[0], ratio[1])
     return runs
 
 
@@ -75,10 +84,15 @@ def against(base, b, variant, r):
 
 def main():
     args = [a for a in sys.argv[1:] if a != '--c16']
-    if len(args) != 2 or len(sys.argv) - len(args) > 2:
+    if len(args) != 2 or sys.argv.count('--c16') > 1:
         sys.exit(__doc__)
     directory, base = args
-    for key, variants in sorted(load(directory, '--c16' in sys.argv).items()):
+    runs = load(directory, '--c16' in sys.argv)
+    if not runs:
+        sys.exit('sp24_ab_summary: no sp24_bench tables in %s' % directory)
+    if not any(base in variants for variants in runs.values()):
+        sys.exit('sp24_ab_summary: no variant %s in %s' % (base, directory))
+    for key, variants in sorted(runs.items()):
         parts = [describe(v, r) for v, r in sorted(variants.items())]
         if base in variants:
             parts += [against(base, variants[base], v, r)

@@ -548,9 +548,10 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
             }
             it++;
         };
-        /* the two sets of metadata words, a unit's own (declared before the
-         * unit loop, they lived through the epilogue and spilled); a unit's
-         * first stage holds e1 before any stage wrote it */
+        /* The two sets of metadata words, declared here, not before the unit
+         * loop, where they stayed live through each epilogue and spilled.
+         * Zeroed because, where a group stays in flight, a unit's first stage
+         * holds e1 before any stage wrote it. */
         uint32_t e0[MW * KT] = {}, e1[MW * KT] = {};
         if constexpr (IN_FLIGHT) {
             /* The stages alternate between the two sets of words, so that a
@@ -984,7 +985,8 @@ extern "C" tcspmm_status sp24_wgmma_dram_rate(double *bytes_per_sm_cycle)
     *bytes_per_sm_cycle = 0;
     TCSPMM_TRY(TCSPMM_CUDA(cudaGetDevice(&dev)));
     TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev)));
-    TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev)));
+    TCSPMM_TRY(
+        TCSPMM_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev)));
     TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, dev)));
     TCSPMM_TRY(TCSPMM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)));
     if (sm_khz > 0 && sms > 0) /* two transfers a memory clock (DDR) */
