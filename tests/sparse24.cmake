@@ -25,4 +25,8 @@ if(TCSPMM_PYTHON3)
     ${PROJECT_SOURCE_DIR}/tests/test_sp24_ab_summary.py
     ${PROJECT_SOURCE_DIR}/tools/sp24_ab_summary.py)
   set_tests_properties(test_sp24_ab_summary PROPERTIES LABELS cpu)
+  # tools/sp24_ab.sh, the structured path's A/B call, on a stub build
+  add_test(NAME test_sp24_ab COMMAND bash ${PROJECT_SOURCE_DIR}/tests/test_sp24_ab.sh
+    ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_sp24_ab PROPERTIES LABELS cpu)
 endif()
