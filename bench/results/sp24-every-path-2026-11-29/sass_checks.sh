@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The SASS figures of this folder's README and of bench/NOTES.md's session-63 section, without
-# a GPU: the structured kernel compiled (tools/sass_build.py's way) at 250826f, at ba8dfe9, and
-# as three variants of ba8dfe9 (e0/e1 declared inside the unit loop; wait_group 2 in place of
-# 1; the hold after the wait dropped); for each, tools/check_meta_regs.py (this tree's) on its
-# SASS, ptxas's C7513 messages and the local loads and stores per kernel. Then the tool's test
-# against 15 mutants of the tool. Run from the repository root; prints the record.
+# a GPU: the structured kernel compiled by each commit's tools/sass_build.py at 250826f, at
+# ba8dfe9, and as three variants of ba8dfe9 (e0/e1 declared inside the unit loop; wait_group 2
+# in place of 1; the hold after the wait dropped); for each, tools/check_meta_regs.py (this
+# tree's) on its SASS, ptxas's C7513 messages and the local loads and stores per kernel. Then
+# the tool's test against 15 mutants of the tool. Run from the repository root; prints the
+# record.
 #   NVDISASM=/path/to/nvdisasm bash bench/results/sp24-every-path-2026-11-29/sass_checks.sh
 set -u
 T=$(mktemp -d); ND=${NVDISASM:-nvdisasm}
 K=src/kernels/sp24_wgmma.cu
 tree() {  # tree NAME COMMIT [SED-SCRIPT]: the sources of COMMIT at $T/NAME, edited
-  mkdir -p $T/$1 && git archive $2 include src | tar -x -C $T/$1
+  mkdir -p $T/$1 && git archive $2 include src tools | tar -x -C $T/$1
   [ $# -gt 2 ] && sed -i "$3" $T/$1/$K
   true
 }
@@ -20,8 +21,9 @@ tree inside ba8dfe9 '/uint32_t e0\[MW \* KT\] = {}, e1\[MW \* KT\] = {};/d; s|^\
 tree wait2 ba8dfe9 's/                wgmma_wait<1>();/                wgmma_wait<2>();/'
 tree nohold ba8dfe9 '/^                hold_words(held, never, sink);$/d'
 for v in base new inside wait2 nohold; do
-  (cd $T/$v && nvcc -O3 -DNDEBUG -std=c++17 -arch=sm_90a -cubin -Iinclude -Isrc $K -o k.cubin 2> msgs.txt &&
-   $ND -c k.cubin > k.sass) &
+  python3 -c "import sys; sys.path.insert(0, '$T/$v/tools'); import sass_build
+sass, messages = sass_build.cubin_sass('$T/$v/$K', 'sm_90a', '$ND')
+open('$T/$v/k.sass', 'w').write(sass); open('$T/$v/msgs.txt', 'w').write(messages)" &
   [ $v = new ] && wait
 done
 wait

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The SASS figures of this folder's README and of bench/NOTES.md's session-64 section,
-# without a GPU: the structured kernel compiled (tools/sass_build.py's way) at b122688 (whose
+# without a GPU: the structured kernel compiled by each commit's tools/sass_build.py (nvcc
+# -O3 -DNDEBUG -arch=sm_90a, that commit's include paths, nvdisasm -c) at b122688 (whose
 # kernel is ba8dfe9's), e1bc7cd (e0 and e1 in the unit loop) and e5a50fc (a 16-bit C in whole
 # rows, reverted); tools/check_meta_regs.py (this tree's) and ptxas's C7513 messages for each;
 # per kernel, whether b122688 -> e1bc7cd left the SASS the same (label numbers and constants
@@ -13,9 +14,10 @@ T=$(mktemp -d); ND=${NVDISASM:-nvdisasm}
 K=src/kernels/sp24_wgmma.cu
 nvcc --version | tail -1
 for v in b122688 e1bc7cd e5a50fc; do
-  mkdir -p $T/$v && git archive $v include src | tar -x -C $T/$v
-  (cd $T/$v && nvcc -O3 -DNDEBUG -std=c++17 -arch=sm_90a -cubin -Iinclude -Isrc $K -o k.cubin \
-     2> msgs.txt && $ND -c k.cubin > k.sass) &
+  mkdir -p $T/$v && git archive $v include src tools | tar -x -C $T/$v
+  python3 -c "import sys; sys.path.insert(0, '$T/$v/tools'); import sass_build
+sass, messages = sass_build.cubin_sass('$T/$v/$K', 'sm_90a', '$ND')
+open('$T/$v/k.sass', 'w').write(sass); open('$T/$v/msgs.txt', 'w').write(messages)" &
   [ $v = e1bc7cd ] && wait
 done
 wait
