@@ -168,14 +168,14 @@ __device__ __forceinline__ void store_row8(CT *c, int64_t c_sj, const float (&x)
     if (vec && left >= 8) {
 #pragma unroll
         for (int q = 0; q < 8; q += W)
-            store_c<CT, W>(c + q, 1.0f, *reinterpret_cast<const float(*)[W]>(x + q), beta);
+            store_c<CT, W, false>(c + q, 1.0f, *reinterpret_cast<const float(*)[W]>(x + q), beta);
         return;
     }
 #pragma unroll
     for (int q = 0; q < 8; q++)
         if (q < left) {
             const float v[1] = {x[q]};
-            store_c<CT, 1>(c + q * c_sj, 1.0f, v, beta);
+            store_c<CT, 1, false>(c + q * c_sj, 1.0f, v, beta);
         }
 }
 

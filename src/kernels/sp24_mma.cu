@@ -288,8 +288,8 @@ __global__ void __launch_bounds__(WM *WN * 32)
                 int64_t row = m0 + wm * MT * 16 + i * 16 + g + (r / 2) * 8;
                 int64_t col = n0 + wn * NT * 8 + j * 8 + 2 * q + (r % 2);
                 if (row >= m || col >= n) continue;
-                store_c<CT, 1>(C + (row_major ? row * ldc + col : col * ldc + row), alpha,
-                               {acc[i][j][r]}, beta);
+                store_c<CT, 1, false>(C + (row_major ? row * ldc + col : col * ldc + row), alpha,
+                                      {acc[i][j][r]}, beta);
             }
 }
 

@@ -312,6 +312,8 @@ template <tcspmm_precision ELEM, int BN, int MW, int STAGES, bool NMAJOR, int CL
     static constexpr int STAGE_BYTES = A_BYTES + B_BYTES + BM / 16 * KT * META_BYTES;
     static constexpr int K_ROWS = KT * ROW_BYTES / ELEM_BYTES; /* NMAJOR: k of a stage */
     static constexpr bool CAN_SPLIT = MW == 1 && BN <= 128; /* split K: 128 x 128 and 128 x 64 */
+    /* C stored evict first: in these tiles, in bf16 and fp16 (store_c, c_store.h) */
+    static constexpr bool C_EVICT_FIRST = CAN_SPLIT && ELEM != TCSPMM_PRECISION_TF32;
     static_assert(!NMAJOR || ELEM_BYTES == 2, "only 16-bit B is read transposed");
     /* after the stages: their full and empty barriers, then each consumer
      * warp's C window (16 rows x 32 floats) */
@@ -393,7 +395,7 @@ __device__ __forceinline__ void produce(const ring<ELEM, BN, MW, STAGES, NMAJOR,
  * large products, and whole rows took back about 40% of that. The window's
  * 16-byte units are swizzled (unit ^ row % 8), so neither the fragment
  * writes nor the row reads conflict in banks. */
-template <int MW, int ACC, typename CT>
+template <int MW, int ACC, typename CT, bool EVICT_FIRST>
 __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *window, CT *c0,
                                             int64_t ldc, float alpha, float beta)
 {
@@ -416,8 +418,8 @@ __device__ __forceinline__ void store_lines(const float (&acc)[MW][ACC], float *
                 const int row = lane / 8 + 4 * k, unit = lane % 8;
                 const float4 v = *(const float4 *)(window + row * 32 + ((unit ^ (row % 8)) * 4));
                 const float quad[4] = {v.x, v.y, v.z, v.w};
-                store_c<CT, 4>(c0 + (int64_t)(i * 64 + row) * ldc + 32 * h + 4 * unit, 1.0f, quad,
-                               beta);
+                store_c<CT, 4, EVICT_FIRST>(c0 + (int64_t)(i * 64 + row) * ldc + 32 * h + 4 * unit,
+                                            1.0f, quad, beta);
             }
             __syncwarp();
         }
@@ -459,6 +461,7 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
      * with N <= 128 (2-5%; bf16 8192 x 128 0.7%)
      * (bench/results/sp24-groups-in-flight-2026-11-29/). */
     constexpr bool IN_FLIGHT = !R::CAN_SPLIT;
+    constexpr bool EVICT_FIRST = R::C_EVICT_FIRST;
     const int t = threadIdx.x % WG, warp = t / 32, lane = t % 32;
     const int g = lane / 4, q = lane % 4;
     const bool pairs = row_major && (ldc % 2 == 0) && ((uintptr_t)C % (2 * sizeof(CT)) == 0);
@@ -595,9 +598,8 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
         }
         if (lines && w.m0 + R::BM <= m && w.n0 + BN <= n) { /* interior tile */
             float *window = (float *)(r.smem + R::WINDOW_OFFSET) + (c * 4 + warp) * WINDOW_FLOATS;
-            store_lines<MW, ACC, CT>(acc, window,
-                                     C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0, ldc,
-                                     alpha, beta);
+            store_lines<MW, ACC, CT, EVICT_FIRST>(
+                acc, window, C + (w.m0 + c * MW * 64 + warp * 16) * ldc + w.n0, ldc, alpha, beta);
             continue;
         }
 #pragma unroll
@@ -609,13 +611,13 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
                 if (row >= m || col >= n) continue;
                 const float v[2] = {acc[i][j], acc[i][j + 1]};
                 if (pairs && col + 1 < n) {
-                    store_c<CT, 2>(C + row * ldc + col, alpha, v, beta);
+                    store_c<CT, 2, EVICT_FIRST>(C + row * ldc + col, alpha, v, beta);
                     continue;
                 }
                 CT *p0 = C + (row_major ? row * ldc + col : col * ldc + row);
-                store_c<CT, 1>(p0, alpha, {v[0]}, beta);
+                store_c<CT, 1, EVICT_FIRST>(p0, alpha, {v[0]}, beta);
                 if (col + 1 < n)
-                    store_c<CT, 1>(row_major ? p0 + 1 : p0 + ldc, alpha, {v[1]}, beta);
+                    store_c<CT, 1, EVICT_FIRST>(row_major ? p0 + 1 : p0 + ldc, alpha, {v[1]}, beta);
             }
         }
     }
@@ -629,7 +631,7 @@ __device__ __forceinline__ void consume(const ring<ELEM, BN, MW, STAGES, NMAJOR,
  * there. Thread: four neighbouring columns of a row, the block's threads
  * moving along the rows (row-major C) or down the columns (column-major
  * C), so that neighbouring threads write neighbouring addresses. */
-template <int BM, int BN, typename CT>
+template <int BM, int BN, typename CT, bool EVICT_FIRST>
 __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int parts,
                                           int64_t m0, int64_t n0, int64_t m, int64_t n,
                                           float alpha, float beta, CT *__restrict__ C,
@@ -660,12 +662,12 @@ __device__ __forceinline__ void add_parts(const float *part, uint32_t rank, int 
             }
         const float v[4] = {sum.x, sum.y, sum.z, sum.w};
         if (quads && j + 4 <= n) {
-            store_c<CT, 4>(C + i * ldc + j, alpha, v, beta);
+            store_c<CT, 4, EVICT_FIRST>(C + i * ldc + j, alpha, v, beta);
             continue;
         }
         for (int k = 0; k < 4 && j + k < n; k++)
-            store_c<CT, 1>(row_major ? C + i * ldc + j + k : C + (j + k) * ldc + i, alpha, {v[k]},
-                           beta);
+            store_c<CT, 1, EVICT_FIRST>(row_major ? C + i * ldc + j + k : C + (j + k) * ldc + i,
+                                        alpha, {v[k]}, beta);
     }
 }
 
@@ -752,8 +754,9 @@ __global__ void __launch_bounds__(3 * WG, 1)
     }
     if (r.split_k) {
         cluster_sync(); /* every part's sums lie in its block's shared memory */
-        add_parts<R::BM, BN, CT>((const float *)r.smem, cluster_rank(), splits, own.m0, own.n0,
-                                 m, n, alpha, beta, C, ldc, row_major);
+        add_parts<R::BM, BN, CT, R::C_EVICT_FIRST>((const float *)r.smem, cluster_rank(), splits,
+                                                   own.m0, own.n0, m, n, alpha, beta, C, ldc,
+                                                   row_major);
     }
     /* No block leaves while another may still use its shared memory. Split
      * K: the other blocks only read it, and each has used what it read by
