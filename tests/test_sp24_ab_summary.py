@@ -30,14 +30,18 @@ def write(directory, rnd, variant, rows, name=None):
         f.write('device: test\n\n' + HEAD + ''.join(rows))
 
 
+def call(tool, *args):
+    return subprocess.run([sys.executable, tool] + list(args), capture_output=True, text=True)
+
+
 def run(tool, *args):
-    got = subprocess.run([sys.executable, tool] + list(args), capture_output=True, text=True)
+    got = call(tool, *args)
     return got.returncode, got.stdout
 
 
 def refused(tool, why, *args):
     """Whether the tool exits non-zero with `why` in its message."""
-    got = subprocess.run([sys.executable, tool] + list(args), capture_output=True, text=True)
+    got = call(tool, *args)
     return got.returncode != 0 and why in got.stderr
 
 
