@@ -6,8 +6,8 @@
 # BUDGET unset: each built variant's tables land in bench-r<round>-<type>-<name>.md (named and
 # unnamed BENCH entries), in the given order in odd rounds and reversed in even ones, the
 # failed build is reported and left out, TEST_ARGS reaches gpu_sparse24, and
-# tools/sp24_ab_summary.py reads the result (base/new 2.000). Then BUDGET=0 runs one round
-# only, and TEST_ARGS=skip no test.
+# tools/sp24_ab_summary.py reads the result (base/new 2.000). Then BUDGET=0 runs the first round
+# only (whenever the second ticks over), and TEST_ARGS=skip no test.
 #   test_sp24_ab.sh REPOSITORY_ROOT
 set -u
 root=$1 T=$(mktemp -d) failures=0

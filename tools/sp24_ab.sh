@@ -11,8 +11,8 @@
 # rounds and in reverse in even ones, each table into
 # OUT/bench-r<round>-<TYPE>-<NAME>.md (what tools/sp24_ab_summary.py reads).
 # A BENCH entry is TYPE=ARGS or ARGS (TYPE then b1, b2, ...), '+' for a
-# space, ';' between entries. With BUDGET (seconds), no round begins after
-# that long from the start, and a round that begins runs whole. NCU=1 adds
+# space, ';' between entries. With BUDGET (seconds), no round but the first
+# begins after that long from the start, and a round that begins runs whole. NCU=1 adds
 # Nsight Compute's kernel times and DRAM bytes per variant for NCU_KERNELS
 # (a regex) on NCU_ARGS. Logs go to $OUT.
 #   VARIANTS="base:.devdata/base new:-" BENCH="tf32=--precision+tf32+--m+4096" \
@@ -46,7 +46,7 @@ for spec in "${specs[@]}"; do
 done
 IFS=';' read -ra benches <<<"${BENCH:---precision+tf32}"
 for round in $(seq "${ROUNDS:-2}"); do
-  [ -n "${BUDGET:-}" ] && [ "$(elapsed)" -gt "$BUDGET" ] && break
+  [ "$round" -gt 1 ] && [ -n "${BUDGET:-}" ] && [ "$(elapsed)" -gt "$BUDGET" ] && break
   order=("${names[@]}")
   [ $((round % 2)) = 0 ] && for i in "${!names[@]}"; do order[$i]=${names[-1 - i]}; done
   for j in "${!benches[@]}"; do
