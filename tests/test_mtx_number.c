@@ -2,7 +2,8 @@
  * rounded in glibc) on random and hard decimal strings: every float printed
  * with 9 and 17 digits, random digit strings of 1 to 40 digits with random
  * exponents, exact float midpoints, subnormals, the ends of float's range,
- * and the syntax it must refuse. */
+ * exponents too large for int64, million-digit mantissas against large
+ * exponents, and the syntax it must refuse. */
 #include "harness.h"
 
 #include "format/mtx_number.h"
@@ -26,7 +27,8 @@ static void check_against_strtof(const char *text)
     int ok = isinf(want) ? st == MTX_NUMBER_OVERFLOW
                          : st == MTX_NUMBER_OK && p == end && memcmp(&ours, &want, 4) == 0;
     if (!ok && mismatches++ < 10)
-        fprintf(stderr, "  '%s': got %.9g (status %d), strtof %.9g\n", text, ours, st, want);
+        fprintf(stderr, "  '%.60s'%s: got %.9g (status %d), strtof %.9g\n", text,
+                strlen(text) > 60 ? "..." : "", ours, st, want);
 }
 
 static void check_status(const char *text, int integer_only, mtx_number_status want)
@@ -117,6 +119,22 @@ int main(void)
     check_status("1.5", 1, MTX_NUMBER_SYNTAX);
     check_status("1e3", 1, MTX_NUMBER_SYNTAX);
     check_status("-12", 1, MTX_NUMBER_OK);
+    check_status("1e9223372036854775807", 0, MTX_NUMBER_OVERFLOW);
+    check_status("1e-99999999999999999999999", 0, MTX_NUMBER_OK);
+    /* A mantissa of a million digits against a large exponent: the digits
+     * move the exponent by a million, which must not outweigh it. */
+    for (int k = 0; k < 4; k++) {
+        const int zeros = 1000000;
+        char *longer = malloc((size_t)zeros + 64);
+        int n = snprintf(longer, 64, "%s", k % 2 == 0 ? "0." : "1");
+        memset(longer + n, '0', (size_t)zeros);
+        n += zeros;
+        const char *tails[4] = {"1e100000000", "e-100000000", "1e1000040", "e-1000046"};
+        snprintf(longer + n, 64, "%s", tails[k]);
+        check_against_strtof(longer); /* 10^98999999 (overflow), 10^-99000000 (0), 1e39, 1e-46 */
+        free(longer);
+    }
+    CHECK(mismatches == 0);
     const char *refused[] = {"", "-", ".", "e5", "1e", "1e+", "1.5.2", "0x10", "1,5", "1.5f", "--1",
                              "1d5", "nanx", "1 "};
     for (size_t k = 0; k + 1 < sizeof refused / sizeof refused[0]; k++)

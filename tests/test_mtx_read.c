@@ -67,8 +67,12 @@ static const bad_case bad[] = {
     {"bad_size_line.mtx", TCSPMM_ERROR_PARSE, 3, "expected the size line 'rows columns entries'"},
     {"bad_size_missing.mtx", TCSPMM_ERROR_PARSE, 4, "found end of file"},
     {"bad_size_not_number.mtx", TCSPMM_ERROR_PARSE, 2, "found '3 x 1'"},
-    {"bad_size_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "overflows int64"},
-    {"bad_size_int64_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "overflows int64"},
+    {"bad_size_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "size '99999999999999999999' overflows int64"},
+    {"bad_size_entries_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2,
+     "size '123456789012345678901234567890' overflows int64"},
+    {"bad_rows_memory.mtx", TCSPMM_ERROR_OVERFLOW, 2, "4611686018427387904 rows overflow the memory"},
+    {"bad_array_rows_memory.mtx", TCSPMM_ERROR_OVERFLOW, 3, "4611686018427387904 rows overflow the memory"},
+    {"bad_size_int64_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "size '9223372036854775808' overflows int64"},
     {"bad_cols_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "at most 2^31-1"},
     {"bad_cols_2_31.mtx", TCSPMM_ERROR_OVERFLOW, 2, "at most 2^31-1"},
     {"bad_nnz_memory.mtx", TCSPMM_ERROR_OVERFLOW, 2, "overflow the memory"},
@@ -88,6 +92,8 @@ static const bad_case bad[] = {
     {"bad_value_suffix.mtx", TCSPMM_ERROR_PARSE, 3, "found '1.5f'"},
     {"bad_value_exponent.mtx", TCSPMM_ERROR_PARSE, 3, "found '1e'"},
     {"bad_trailing_garbage.mtx", TCSPMM_ERROR_PARSE, 3, "unexpected 'extra' after the entry"},
+    {"bad_stray_cr.mtx", TCSPMM_ERROR_PARSE, 3, "unexpected carriage return after the entry"},
+    {"bad_crlf_value.mtx", TCSPMM_ERROR_PARSE, 3, "expected a real value, found 'x'"},
     {"bad_nan.mtx", TCSPMM_ERROR_PARSE, 3, "'nan' is NaN or Inf"},
     {"bad_inf.mtx", TCSPMM_ERROR_PARSE, 3, "'-Infinity' is NaN or Inf"},
     {"bad_float_overflow.mtx", TCSPMM_ERROR_PARSE, 3, "'3.5e38' overflows float32"},
@@ -412,6 +418,35 @@ static void test_gzip_threads(void)
     free(t);
 }
 
+/* A gzip file whose comments outrun the first 64 KiB the threaded reader
+ * tries the header on, and which is inflated whole before the header is:
+ * read at every thread count, with no message left from the tries. */
+static void test_gzip_long_header(void)
+{
+    char gz[4096];
+    tests_temp_path(gz, sizeof gz, "long_header.mtx.gz");
+    size_t cap = 200000, n = 0;
+    char *text = malloc(cap);
+    n += (size_t)snprintf(text + n, cap - n, "%%%%MatrixMarket matrix coordinate real general\n");
+    for (int k = 0; k < 1500; k++)
+        n += (size_t)snprintf(text + n, cap - n, "%% comment line %04d, long enough to fill the "
+                                                 "first inflated bytes\n", k);
+    CHECK(n > (size_t)1 << 16);
+    n += (size_t)snprintf(text + n, cap - n, "3 3 2\n1 1 1.5\n3 2 -2\n");
+    CHECK(write_gz(gz, text, n));
+    const int thread_counts[] = {1, 2, 3};
+    for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {
+        omp_set_num_threads(thread_counts[k]);
+        tcspmm_csr A;
+        CHECK_OK(tcspmm_read_mtx(gz, &A));
+        CHECK(A.nnz == 2 && A.values[0] == 1.5f && A.values[1] == -2.0f);
+        CHECK(tcspmm_last_error()[0] == '\0');
+        tcspmm_csr_free(&A);
+    }
+    remove(gz);
+    free(text);
+}
+
 /* Long lines first, then short ones: the parts outgrow the room the first
  * lines' density suggested, and the result is still the same. */
 static void test_denser_lines_later(void)
@@ -468,6 +503,7 @@ int main(void)
     test_large_deterministic();
     test_too_many_in_a_later_chunk();
     test_gzip_threads();
+    test_gzip_long_header();
     test_denser_lines_later();
     return tests_finish();
 }

@@ -50,7 +50,7 @@ mtx_number_status mtx_float_slow(const char *begin, const char *end, float *out)
         int negative = *++p == '-';
         if (*p == '-' || *p == '+') p++;
         for (; p < end && mtx_is_digit(*p); p++)
-            if (exponent < 100000) exponent = exponent * 10 + (*p - '0');
+            if (exponent < MTX_EXPONENT_CAP) exponent = exponent * 10 + (*p - '0');
         e10 += negative ? -exponent : exponent;
     }
     snprintf(text + n, sizeof text - n, "e%lld", (long long)e10);

@@ -22,6 +22,11 @@ typedef enum mtx_number_status {
     MTX_NUMBER_OVERFLOW   /* finite in the text, beyond float32's range */
 } mtx_number_status;
 
+/* An exponent's digits stop counting once it passes this: far beyond any
+ * count of digits a file can hold, which the exponent is added to, so the sum
+ * fits int64 and a long mantissa cannot outweigh a saturated exponent. */
+#define MTX_EXPONENT_CAP (INT64_MAX / 100)
+
 /* Correctly rounded float of the well-formed token [begin, end). */
 mtx_number_status mtx_float_slow(const char *begin, const char *end, float *out);
 
@@ -84,7 +89,7 @@ static inline mtx_number_status mtx_parse_float(const char **pp, const char *end
         if (p == end || !mtx_is_digit(*p)) return MTX_NUMBER_SYNTAX;
         int64_t exponent = 0;
         for (; p < end && mtx_is_digit(*p); p++)
-            if (exponent < 100000) exponent = exponent * 10 + (*p - '0');
+            if (exponent < MTX_EXPONENT_CAP) exponent = exponent * 10 + (*p - '0');
         e10 += exp_negative ? -exponent : exponent;
     }
     if (p < end && !mtx_token_end(*p)) return MTX_NUMBER_SYNTAX;

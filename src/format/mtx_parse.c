@@ -49,15 +49,17 @@ static int is_entry_line(const char *p)
     return !(*p == '\n' || *p == '%' || (*p == '\r' && p[1] == '\n'));
 }
 
-/* The token at p, quoted for a message: "'12x'" or "end of line". */
+/* The token at p, quoted for a message: "'12x'", "end of line" or, for a
+ * '\r' not before the line's end, "carriage return". */
 static const char *quote_token(const char *p, char *buf, size_t size)
 {
     if (*p == '\n' || (*p == '\r' && p[1] == '\n')) return "end of line";
+    if (*p == '\r') return "carriage return";
     size_t n = 0;
     buf[n++] = '\'';
-    for (; n < 26 && *p != '\n' && *p != ' ' && *p != '\t'; p++)
+    for (; n < 26 && !mtx_token_end(*p); p++)
         buf[n++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
-    if (*p != '\n' && *p != ' ' && *p != '\t') {
+    if (!mtx_token_end(*p)) {
         memcpy(buf + n, "...", 3);
         n += 3;
     }
@@ -157,7 +159,7 @@ static const char *parse_line(const parse_rules *r, chunk *c, const char *p, con
                   "diagonal entry (%llu, %llu) in a skew-symmetric matrix, whose diagonal is zero",
                   (unsigned long long)i, (unsigned long long)j);
     p = skip_blanks(p);
-    if (*p == '\r') p++;
+    if (*p == '\r' && p[1] == '\n') p++;
     if (*p != '\n')
         FAIL_LINE(c, TCSPMM_ERROR_PARSE, "unexpected %s after the entry; expected the end of the line",
                   quote_token(p, q, sizeof q));

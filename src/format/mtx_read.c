@@ -251,6 +251,15 @@ static const char *quote_line(const char *p, const char *end, char *buf, size_t 
     return buf;
 }
 
+/* The word at p (it ends at a blank or the line's end), quoted as
+ * quote_line quotes a line. */
+static const char *quote_word(const char *p, const char *end, char *buf, size_t size)
+{
+    const char *e = p;
+    while (e < end && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r') e++;
+    return quote_line(p, e, buf, size);
+}
+
 #define BANNER_FORM                                                                        \
     "'%%%%MatrixMarket matrix <coordinate|array> <real|integer|pattern> "                   \
     "<general|symmetric|skew-symmetric>'"
@@ -341,10 +350,12 @@ tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mt
         return tcspmm_fail(TCSPMM_ERROR_PARSE, "%s:%lld: expected the size line %s, found end of file",
                            name, (long long)line, form);
     uint64_t v[3] = {0, 0, 0};
+    const char *token[3] = {NULL, NULL, NULL};
     int want = h->format == MTX_COORDINATE ? 3 : 2, ok = 1;
     p = size_line;
     for (int k = 0; k < want && ok; k++) {
         while (p < end && (*p == ' ' || *p == '\t')) p++;
+        token[k] = p;
         ok = mtx_parse_index(&p, end, &v[k]);
     }
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
@@ -352,10 +363,10 @@ tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mt
     if (!ok || (p < end && *p != '\n'))
         return tcspmm_fail(TCSPMM_ERROR_PARSE, "%s:%lld: expected the size line %s, found '%s'",
                            name, (long long)line, form, quote_line(size_line, end, q, sizeof q));
-    for (int k = 0; k < want; k++)
+    for (int k = 0; k < want; k++) /* quoted: the value saturates from 20 digits on */
         if (v[k] > INT64_MAX)
-            return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "%s:%lld: size %llu overflows int64", name,
-                               (long long)line, (unsigned long long)v[k]);
+            return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "%s:%lld: size '%s' overflows int64", name,
+                               (long long)line, quote_word(token[k], end, q, sizeof q));
     h->rows = (int64_t)v[0];
     h->cols = (int64_t)v[1];
     h->size_line = line;
@@ -364,6 +375,10 @@ tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mt
         return tcspmm_fail(TCSPMM_ERROR_OVERFLOW,
                            "%s:%lld: %lld columns; at most 2^31-1 are supported", name,
                            (long long)line, (long long)h->cols);
+    if ((uint64_t)h->rows >= SIZE_MAX / sizeof(int64_t))
+        return tcspmm_fail(TCSPMM_ERROR_OVERFLOW,
+                           "%s:%lld: %lld rows overflow the memory this machine can address",
+                           name, (long long)line, (long long)h->rows);
     if (h->symmetry != MTX_GENERAL && h->rows != h->cols)
         return tcspmm_fail(TCSPMM_ERROR_PARSE,
                            "%s:%lld: a %s matrix must be square; the size line says %lld x %lld",
@@ -418,11 +433,6 @@ static tcspmm_status build_csr(const char *name, const mtx_header *hp, coo_parts
         st = coo_to_csr(h.rows, h.cols, h.symmetry, parts, threads, out);
         if (st == TCSPMM_SUCCESS) st = check_sums(name, out, threads);
         if (st != TCSPMM_SUCCESS) tcspmm_csr_free(out);
-        if (st != TCSPMM_SUCCESS && strncmp(tcspmm_last_error(), name, strlen(name)) != 0) {
-            char why[512]; /* coo_to_csr's own message, which does not know the file */
-            snprintf(why, sizeof why, "%s", tcspmm_last_error());
-            st = tcspmm_fail(st, "%s: %s", name, why);
-        }
     } else {
         float *values = malloc((size_t)(h.entries ? h.entries : 1) * sizeof *values);
         if (!values) {
@@ -440,6 +450,12 @@ static tcspmm_status build_csr(const char *name, const mtx_header *hp, coo_parts
         }
     }
     coo_parts_free(parts);
+    if (st != TCSPMM_SUCCESS && strncmp(tcspmm_last_error(), name, strlen(name)) != 0) {
+        char why[512]; /* the CSR builders' own message (sizes, memory), which does not know
+                          the file: it names the size line */
+        snprintf(why, sizeof why, "%s", tcspmm_last_error());
+        st = tcspmm_fail(st, "%s:%lld: %s", name, (long long)h.size_line, why);
+    }
     return st;
 }
 
@@ -476,9 +492,9 @@ static tcspmm_status read_gzip(const char *name, const unsigned char *in, size_t
         if (f.status != TCSPMM_SUCCESS || f.finished || f.n == f.cap) break;
         streamed = mtx_parse_header(name, f.out, f.n, &h) == TCSPMM_SUCCESS && h.body < f.n;
     }
+    tcspmm_clear_error(); /* of the tries on shorter prefixes */
     tcspmm_status st = TCSPMM_SUCCESS;
     if (streamed) {
-        tcspmm_clear_error(); /* of the tries on shorter prefixes */
         mtx_feed feed;
         mtx_feed_init(&feed, f.out, f.cap, f.n, 0);
         feed.produce = inflate_produce;
