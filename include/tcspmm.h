@@ -85,7 +85,8 @@ tcspmm_status tcspmm_csr_validate(const tcspmm_csr *A);
 /* *out = A^T, a freshly allocated CSR (on the host, with OpenMP threads),
  * for products with the transpose: a GNN's backward pass multiplies by A^T,
  * so make a second plan from it once. A must pass tcspmm_csr_validate and
- * have at most 2^31 - 1 rows (they become A^T's column indices). */
+ * have at most 2^31 - 1 rows (they become A^T's column indices); out must
+ * not be A. */
 tcspmm_status tcspmm_csr_transpose(const tcspmm_csr *A, tcspmm_csr *out);
 
 /* tcspmm_csr_transpose for a CSR whose arrays are in GPU memory (a GNN
@@ -155,8 +156,8 @@ typedef struct tcspmm_options {
     int64_t expected_n;         /* N the plan is tuned for (default 128; 1 to 2^31) */
     int num_sms;                /* 0: read from the device (else 132) */
     int blocks_per_sm;          /* 0: from the kernel's occupancy (else 4) */
-    int host_threads;           /* OpenMP threads for plan creation and set_values;
-                                   0: the calling thread's OpenMP setting */
+    int host_threads;           /* OpenMP threads for plan creation and set_values,
+                                   at most 4096; 0: the calling thread's OpenMP setting */
     int device;                 /* CUDA device ordinal; -1: the current one */
     tcspmm_row_order row_order; /* HRPB's row order; default TCSPMM_ROW_ORDER_NATURAL */
     int rule_only;              /* auto path: 1 = the plan-time rule alone decides;
@@ -175,7 +176,8 @@ typedef struct tcspmm_options {
                                    break it, and a sparse24 plan keeps the pattern on the
                                    device: 4 more bytes per entry and 8 per row);
                                    0 (default): not */
-    int reserved[12];           /* zero; room for later options */
+    int reserved[12];           /* zero (else TCSPMM_ERROR_INVALID_ARGUMENT); room for
+                                   later options */
 } tcspmm_options;
 
 /* Fills *opt with the defaults above. */
@@ -220,7 +222,8 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *A, const tcspmm_option
  * cudaStream_t; NULL is the legacy default stream); returns once the work is
  * enqueued. beta == 0 means C is not read (it may hold NaN). Where alpha ==
  * 0 or A has no entries, C = beta*C and B is not read, as in BLAS. A plan
- * on the cpu path answers TCSPMM_ERROR_UNSUPPORTED. Safe to call
+ * on the cpu path answers TCSPMM_ERROR_NO_DEVICE where it has no GPU, else
+ * TCSPMM_ERROR_UNSUPPORTED. Safe to call
  * many times, one call at a time per plan (a plan keeps state across calls:
  * workspaces and measured choices, which tcspmm_plan_path_for reads too);
  * use one plan per host thread that multiplies concurrently. Calls of one plan enqueued on

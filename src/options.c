@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#define MAX_HOST_THREADS 4096
+
 void tcspmm_options_init(tcspmm_options *opt)
 {
     if (!opt) return;
@@ -47,6 +49,15 @@ tcspmm_status options_check(const tcspmm_options *opt)
     if (opt->num_sms < 0 || opt->blocks_per_sm < 0 || opt->host_threads < 0 || opt->device < -1)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "options: num_sms, blocks_per_sm, host_threads must be >= 0 and device >= -1");
+    if (opt->host_threads > MAX_HOST_THREADS) /* libgomp crashed on 100,000 */
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "options: host_threads is %d; at most %d", opt->host_threads,
+                           MAX_HOST_THREADS);
+    for (size_t k = 0; k < sizeof opt->reserved / sizeof opt->reserved[0]; k++)
+        if (opt->reserved[k] != 0)
+            return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                               "options: reserved[%d] is %d; it must be 0 (tcspmm_options_init "
+                               "sets every field)", (int)k, opt->reserved[k]);
     return TCSPMM_SUCCESS;
 }
 

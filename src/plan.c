@@ -535,12 +535,12 @@ static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
         plan_free(plan);
         return st;
     }
-    if (plan->info.path != TCSPMM_PATH_CPU) { /* the host copy of HRPB is no longer needed */
-        if (runs_hrpb(plan->info.path))
-            hrpb_drop_blocks(&plan->hrpb); /* spmm_host, also after plan_stop_measuring */
-        else hrpb_free(&plan->hrpb);
-        wave_split_free(&plan->split);
-    }
+    /* The host copy of HRPB is no longer needed (its metrics are in info; a
+     * cpu-path plan multiplies with A) */
+    if (runs_hrpb(plan->info.path))
+        hrpb_drop_blocks(&plan->hrpb); /* spmm_host, also after plan_stop_measuring */
+    else hrpb_free(&plan->hrpb);
+    wave_split_free(&plan->split);
     *out = plan;
     return TCSPMM_SUCCESS;
 }
@@ -549,9 +549,9 @@ tcspmm_status tcspmm_plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
                                  tcspmm_plan **out)
 {
     tcspmm_clear_error();
+    if (out) *out = NULL;
     if (!A || !out)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_plan_create: A or plan is NULL");
-    *out = NULL;
     TCSPMM_TRY(csr_validate_row_ptr(A)); /* the entries are checked in plan_fill_host */
     return plan_create(A, opt, plan_fill_host, out);
 }
@@ -560,10 +560,10 @@ tcspmm_status tcspmm_plan_create_device(const tcspmm_csr *dA, const tcspmm_optio
                                         tcspmm_plan **out)
 {
     tcspmm_clear_error();
+    if (out) *out = NULL;
     if (!dA || !out)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "tcspmm_plan_create_device: A or plan is NULL");
-    *out = NULL;
     TCSPMM_TRY(csr_gpu_check_caller_sizes(dA, "tcspmm_plan_create_device", "tcspmm_plan_create"));
     return plan_create(dA, opt, plan_fill_device, out);
 }

@@ -134,6 +134,9 @@ static void test_bad_input(void)
     tcspmm_csr T; /* host arrays */
     CHECK(tcspmm_csr_transpose_device(&A, &T, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(T.row_ptr == NULL && strstr(tcspmm_last_error(), "not device memory") != NULL);
+    const int64_t *row_ptr = A.row_ptr; /* in place: refused, A left as it was */
+    CHECK(tcspmm_csr_transpose_device(&A, &A, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(A.row_ptr == row_ptr && strstr(tcspmm_last_error(), "out must not be A") != NULL);
     tcspmm_csr_free(&A);
 }
 

@@ -4,6 +4,7 @@
  * to C (alpha = 0, no entries) and B and C that overlap. */
 #include "harness.h"
 #include "matgen.h"
+#include "plan.h"
 #include "reference.h"
 #include "rng.h"
 
@@ -25,10 +26,13 @@ static void test_status_and_errors(void)
 {
     CHECK(strcmp(tcspmm_status_string(TCSPMM_ERROR_PARSE), "TCSPMM_ERROR_PARSE") == 0);
     CHECK(strcmp(tcspmm_status_string(TCSPMM_SUCCESS), "TCSPMM_SUCCESS") == 0);
-    tcspmm_plan *plan = NULL;
-    CHECK(tcspmm_plan_create(NULL, NULL, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
-    CHECK(strstr(tcspmm_last_error(), "tcspmm_plan_create") != NULL);
     tcspmm_options opt;
+    tcspmm_plan *plan = (tcspmm_plan *)&opt; /* not a plan: set to NULL on failure */
+    CHECK(tcspmm_plan_create(NULL, NULL, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "tcspmm_plan_create") != NULL && plan == NULL);
+    plan = (tcspmm_plan *)&opt;
+    CHECK(tcspmm_plan_create_device(NULL, NULL, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
     tcspmm_options_init(&opt);
     CHECK(opt.panel_rows == 16 && opt.expected_n == 128 && opt.path == TCSPMM_PATH_AUTO);
     opt.panel_rows = 8;
@@ -55,7 +59,14 @@ static void test_status_and_errors(void)
     opt.host_threads = -1;
     CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(tcspmm_last_error(), "host_threads") != NULL && plan == NULL);
+    opt.host_threads = 4097; /* libgomp crashed on 100,000 */
+    CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "at most 4096") != NULL && plan == NULL);
     opt.host_threads = 0;
+    opt.reserved[11] = 1;
+    CHECK(tcspmm_plan_create(&A, &opt, &plan) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tcspmm_last_error(), "reserved[11] is 1") != NULL && plan == NULL);
+    opt.reserved[11] = 0;
     const tcspmm_precision precisions[] = {TCSPMM_PRECISION_TF32, TCSPMM_PRECISION_FP32,
                                            TCSPMM_PRECISION_BF16, TCSPMM_PRECISION_FP16};
     for (int p = 0; p < 4; p++) { /* every precision is a valid option */
@@ -251,6 +262,9 @@ static void test_cpu_plan(void)
     CHECK(device_plan == NULL);
     if (!info.has_gpu) {
         CHECK(info.path == TCSPMM_PATH_CPU);
+        /* HRPB was built for the metrics, then freed: the cpu path multiplies with A */
+        CHECK(info.hrpb_bytes > 0 && plan->hrpb.packed == NULL && plan->hrpb.block_ptr == NULL);
+        CHECK(plan->split.vp_panel == NULL && plan->A.row_ptr != NULL);
         CHECK(strstr(info.path_reason, "no CUDA device") != NULL);
         CHECK(tcspmm_plan_create_device(&A, NULL, &device_plan) == TCSPMM_ERROR_NO_DEVICE);
         CHECK(device_plan == NULL && strstr(tcspmm_last_error(), "no CUDA device") != NULL);

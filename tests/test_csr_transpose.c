@@ -64,6 +64,9 @@ int main(void)
     tcspmm_csr T;
     CHECK(tcspmm_csr_transpose(NULL, &T) == TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(tcspmm_csr_transpose(&A, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    const int64_t *row_ptr = A.row_ptr; /* in place: refused, A left as it was */
+    CHECK(tcspmm_csr_transpose(&A, &A) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(A.row_ptr == row_ptr && strstr(tcspmm_last_error(), "out must not be A") != NULL);
     int64_t row = 0; /* the first row with two entries: swap them, out of order */
     while (A.row_ptr[row + 1] - A.row_ptr[row] < 2) row++;
     int32_t *first = &A.col_idx[A.row_ptr[row]], saved = first[0];

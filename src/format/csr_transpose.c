@@ -27,6 +27,8 @@ tcspmm_status tcspmm_csr_transpose(const tcspmm_csr *A, tcspmm_csr *out)
     tcspmm_clear_error();
     if (!A || !out)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_csr_transpose: A or out is NULL");
+    if (out == A)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT, "tcspmm_csr_transpose: out must not be A");
     memset(out, 0, sizeof *out);
     TCSPMM_TRY(tcspmm_csr_validate(A));
     if (A->rows > INT32_MAX)

@@ -115,6 +115,9 @@ extern "C" tcspmm_status tcspmm_csr_transpose_device(const tcspmm_csr *A, tcspmm
     if (!A || !out)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
                            "tcspmm_csr_transpose_device: A or out is NULL");
+    if (out == A)
+        return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
+                           "tcspmm_csr_transpose_device: out must not be A");
     memset(out, 0, sizeof *out);
     const char *fn = "tcspmm_csr_transpose_device", *host_fn = "tcspmm_csr_transpose";
     TCSPMM_TRY(csr_gpu_check_caller_sizes(A, fn, host_fn));
