@@ -33,6 +33,11 @@ expect info_path 0 '^info: path=' -- "$run" "$data/cora.mtx" --info
 expect info_path_run 0 '^info: path_run=(cpu|hrpb|cusparse|auto)$' -- "$run" "$data/cora.mtx" --info
 expect rule_only 0 '^check: .* PASS$' -- "$run" "$data/cora.mtx" --check --rule-only
 expect json 0 '^\{"file": ".*", .*"check_pass": 1.*\}$' -- "$run" "$data/cora.mtx" --check --json
+# A file name that is not UTF-8: --json still prints UTF-8, the byte as U+FFFD.
+expect json_name_bytes 0 '^valid$' -- sh -c 'name="$3/caf$(printf "\351").mtx"; cp "$2/cora.mtx" "$name" &&
+    "$1" "$name" --json | grep "^{" | python3 -c "import json, sys
+o = json.loads(sys.stdin.buffer.read().decode())
+print(\"valid\" if o[\"file\"].endswith(\"caf\ufffd.mtx\") else o[\"file\"])"' sh "$run" "$data" "$tmp"
 expect bench_cpu 0 '^bench: cpu .* GFLOP/s' -- "$run" "$data/cora.mtx" --bench --path cpu --reps 3
 expect stdin 0 '^check: .* PASS$' -- sh -c "\"$run\" - --check --n 5 < \"$data/cora.mtx\""
 expect missing_file 2 '^spmm_run: reading the matrix: .*no_such_file.mtx' -- "$run" "$tmp/no_such_file.mtx"
@@ -58,6 +63,9 @@ expect bad_seed_negative 2 "^spmm_run: bad value '-1' for --seed" -- "$run" "$da
 expect bad_seed_2_64 2 "^spmm_run: bad value '18446744073709551616' for --seed" -- "$run" "$data/cora.mtx" --seed 18446744073709551616
 expect bad_alpha_junk 2 "^spmm_run: bad value '1x' for --alpha" -- "$run" "$data/cora.mtx" --alpha 1x
 expect bad_beta_inf 2 "^spmm_run: bad value 'inf' for --beta" -- "$run" "$data/cora.mtx" --beta inf
+expect bad_alpha_big 2 "^spmm_run: bad value '1e31' for --alpha: want 0 or a real of magnitude 1e-30 to 1e30" -- "$run" "$data/cora.mtx" --alpha 1e31
+expect bad_alpha_tiny 2 "^spmm_run: bad value '1e-50' for --alpha" -- "$run" "$data/cora.mtx" --alpha 1e-50
+expect alpha_range_ends 0 '^check: .* PASS$' -- "$run" "$data/cora.mtx" --check --path cpu --n 2 --alpha 1e-30 --beta -1e30
 expect seed_2_64_max 0 '^check: .* PASS$' -- "$run" "$data/cora.mtx" --check --path cpu --n 2 --seed 18446744073709551615
 # Seeds above 2^53 stay exact: 2^53 and 2^53 + 1 give different B (so different errors).
 expect seed_above_2_53 0 '^distinct$' -- sh -c 'for s in 9007199254740992 9007199254740993; do

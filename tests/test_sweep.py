@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_sweep.py: tools/sweep.py on the CPU. `run` against a fake spmm_run
 (a script printing --json lines, failing for one input, failing its check for
-another, the check of its 16-bit call for a third), then `report` on a
+another, the check of its 16-bit call for a third, and printing the bytes of a
+file name that is not UTF-8 for a fourth), then `report` on a
 synthetic CSV with known speedups and missing keys. Usage: test_sweep.py PATH/TO/sweep.py"""
 import csv
 import math
@@ -24,7 +25,7 @@ def check(ok, what):
 
 
 FAKE_SPMM_RUN = r'''#!/usr/bin/env python3
-import json, sys
+import json, os, sys
 args = sys.argv[1:]
 matrix, n = args[0], int(args[args.index("--n") + 1])
 for flag in ("--bench", "--check", "--json", "--reps"):
@@ -39,6 +40,10 @@ obj = {"file": matrix, "rows": 10, "cols": 10, "nnz": 30, "n": n, "synergy": "hi
 if "typed" in matrix:  # the float call passes, the call of 16-bit types fails
     obj.update(typed_check_pass=0, typed_check_rel_err=0.5)
 print("some human line")
+if "caf" in matrix:  # the name's own bytes, as spmm_run's human lines print them
+    sys.stdout.flush()
+    sys.stdout.buffer.write(b"matrix: " + os.fsencode(matrix) + b"\n")
+    sys.stdout.flush()
 print(json.dumps(obj))
 sys.exit(0 if obj["check_pass"] and obj.get("typed_check_pass", 1) else 1)  # as spmm_run
 '''
@@ -57,6 +62,7 @@ def test_run(sweep, tmp):
     os.makedirs(mats)
     for name in ("a.mtx", "broken.mtx", "wrong.mtx.gz", "typed.mtx", "notes.txt"):
         open(os.path.join(mats, name), "w").close()
+    open(os.path.join(os.fsencode(mats), b"caf\xe9.mtx"), "w").close()  # not UTF-8
     out = os.path.join(tmp, "run_out")
     p = run([sys.executable, sweep, "run", "--spmm-run", fake, "--out", out, "--n", "32,128",
              "--reps", "5", "--extra=--path hrpb", os.path.join(tmp, "mats"),
@@ -64,7 +70,7 @@ def test_run(sweep, tmp):
     check(p.returncode == 0, f"run exits 0 (got {p.returncode}: {p.stderr})")
     with open(os.path.join(out, "sweep.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
-    check(len(rows) == 10, f"5 inputs x 2 N give 10 rows (got {len(rows)})")
+    check(len(rows) == 12, f"6 inputs x 2 N give 12 rows (got {len(rows)})")
     inputs = sorted({r["input"] for r in rows})
     check(not any(i.endswith("notes.txt") for i in inputs), "directories give only .mtx[.gz]")
     check("gen:stencil2d:4:4:5" in inputs, "gen: specs are passed through")
@@ -76,12 +82,14 @@ def test_run(sweep, tmp):
           "a failed check of the 16-bit call is recorded")
     check(status[("typed.mtx", "128")]["typed_check_rel_err"] == "0.5", "with its error")
     check(status[("a.mtx", "128")]["status"] == "ok", "a good run is ok")
+    check(status[("caf?.mtx", "32")]["status"] == "ok",
+          "a name that is not UTF-8 runs (its byte written as ?)")
     check(float(status[("a.mtx", "128")]["speedup"]) == 1 + 128 / 100.0,
           "JSON values reach the CSV")
     check(status[("a.mtx", "32")]["extra_arg"] == "hrpb", "--extra arguments are passed")
     check(status[("a.mtx", "32")]["check_pass"] == "true", "booleans written as true/false")
     with open(os.path.join(out, "sweep.jsonl")) as f:
-        check(len(f.read().splitlines()) == 10, "sweep.jsonl has every row")
+        check(len(f.read().splitlines()) == 12, "sweep.jsonl has every row")
 
 
 SYNTHETIC = [

@@ -18,7 +18,8 @@ matrices to HRPB. Prints the thresholds and what the rule chooses.
 A row is timed on HRPB where the path it ran (path_run; path where the CSV has
 none) is hrpb: a measured auto plan reports path auto and runs what its
 measurement chose. Rows are fitted per precision, row order and N, each
-matrix once (its first timed row, the CSVs read in the order given).
+matrix (its file column, whole) once: its first timed row, the CSVs read in
+the order given; its first untimed row only where no CSV has a timed one.
 
 Rows of an auto sweep that ran cuSPARSE carry no HRPB time, so the fit cannot
 see whether HRPB loses on them. The fitted rule is checked against those
@@ -46,25 +47,25 @@ def requested_precision(r):
 def load(paths):
     """Two maps (precision, row order, n) -> [(alpha, waves, median blocks
     per panel, speedup, file)]: the rows timed on HRPB, and the rows without
-    an HRPB time (an auto sweep's cuSPARSE choices); a matrix once per key."""
-    timed, untimed, seen = {}, {}, set()
+    an HRPB time (an auto sweep's cuSPARSE choices); a matrix once per key,
+    timed where any of its rows is."""
+    timed, untimed = {}, {}  # key -> {file: point}, the first row kept
     for path in paths:
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
                 try:
                     key = (requested_precision(r), r.get("row_order") or "natural", int(r["n"]))
                     p = (float(r["alpha"]), float(r["waves"]), float(r["blocks_per_panel_median"]),
-                         float(r["speedup"]), r.get("file", "").split("/")[-1])
+                         float(r["speedup"]), r.get("file", ""))
                 except (KeyError, ValueError):
                     continue
-                if r.get("check_pass") not in ("1", "true") or (key, p[4]) in seen:
+                if r.get("check_pass") not in ("1", "true"):
                     continue
-                seen.add((key, p[4]))
-                if (r.get("path_run") or r.get("path")) == "hrpb" and math.isfinite(p[3]):
-                    timed.setdefault(key, []).append(p)
-                else:
-                    untimed.setdefault(key, []).append(p)
-    return timed, untimed
+                is_timed = (r.get("path_run") or r.get("path")) == "hrpb" and math.isfinite(p[3])
+                (timed if is_timed else untimed).setdefault(key, {}).setdefault(p[4], p)
+    untimed = {key: [p for file, p in points.items() if file not in timed.get(key, {})]
+               for key, points in untimed.items()}
+    return {key: list(points.values()) for key, points in timed.items()}, untimed
 
 
 def chosen(points, dense_alpha, dense_waves, fill_alpha):
@@ -99,8 +100,8 @@ def main():
         (geomean, _), (dense_alpha, dense_waves, fill_alpha), picked = calibrate(points, args.margin)
         print(f"{precision} {order} N={n}: dense_alpha={dense_alpha:.4f} dense_waves={dense_waves} "
               f"fill_alpha={fill_alpha:.4f}: HRPB on {len(picked)}/{len(points)} matrices, "
-              f"geomean over all {geomean:.3f}x, slowest chosen "
-              f"{min((p[3] for p in picked), default=float('nan')):.2f}x")
+              f"geomean over all {geomean:.3f}x" +
+              (f", slowest chosen {min(p[3] for p in picked):.2f}x" if picked else ""))
         print("  HRPB: " + ", ".join(f"{p[4]} ({p[3]:.2f}x)" for p in sorted(picked, key=lambda p: -p[3])))
         blind = chosen(untimed.get((precision, order, n), []), dense_alpha, dense_waves,
                        fill_alpha)

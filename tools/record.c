@@ -44,14 +44,33 @@ void record_print_info(const record *r, FILE *f)
     for (int i = 0; i < r->count; i++) fprintf(f, "info: %s=%s\n", r->items[i].key, r->items[i].value);
 }
 
+/* The bytes of the well-formed UTF-8 character at s (RFC 3629: no
+ * overlong forms, surrogates or code points past U+10FFFF), 0 if none. */
+static int utf8_length(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    const int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+                  : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (int k = 1; k < n; k++)
+        if ((s[k] & 0xc0) != 0x80) return 0;
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+        (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+/* s as a JSON string: valid UTF-8 (a file name need not be: a byte that
+ * does not begin a well-formed character becomes U+FFFD). */
 static void print_json_string(const char *s, FILE *f)
 {
     fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const int n = utf8_length(p);
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else if (n == 0) fputs("\\ufffd", f);
+        else fwrite(p, 1, (size_t)n, f);
+        p += n > 0 ? n : 1;
     }
     fputc('"', f);
 }

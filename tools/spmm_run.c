@@ -36,7 +36,7 @@ static const char *usage =
     "                    f32 (default), bf16 or fp16: element types of B and C in\n"
     "                    --bench's timed calls (tcspmm_spmm_ex; cuSPARSE is timed\n"
     "                    on float B and C, and so is ours once more: float_ms)\n"
-    "  --alpha A         default 1\n"
+    "  --alpha A         default 1; 0 or of magnitude 1e-30 to 1e30, as --beta\n"
     "  --beta B          default 0 (C starts random when beta != 0)\n"
     "  --tm T            HRPB panel rows, 16 (default) or 32\n"
     "  --row-order O     natural (default) or clustered: HRPB panels of rows that\n"
@@ -61,7 +61,7 @@ static const char *usage =
     "                    median of 5 more plan creations (plan_ms_warm). A measured\n"
     "                    auto plan then measures at the first call (the choice a\n"
     "                    long run ends with; measure_at_first_call)\n"
-    "  --reps R          timed runs for --bench (default 50)\n"
+    "  --reps R          timed runs for --bench (default 50; at least 3 are run)\n"
     "  --seed S          seed of the random B and C, 0 to 2^64-1 (default 1); also\n"
     "                    of A's values where the file's are all the same (a pattern\n"
     "                    file's ones), which become random in [-1, 1]\n"
@@ -113,15 +113,21 @@ static int parse_integer(const char *option, const char *s, uint64_t lo, uint64_
     return 0;
 }
 
-/* Owns the real options (--alpha, --beta): the whole text a finite number in [lo, hi]. */
-static int parse_real(const char *s, double lo, double hi, double *out)
+/* Owns the real options (--alpha, --beta): the whole text a number, 0 or of
+ * magnitude 1e-30 to 1e30 (a float, neither rounded to 0 nor near overflow).
+ * Returns 1, or prints what is wrong and returns 0. */
+static int parse_real(const char *option, const char *s, double *out)
 {
     char *end = NULL;
     double v = strtod(s, &end);
-    if (!s[0] || isspace((unsigned char)s[0]) || *end || !isfinite(v) || v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
+    if (s[0] && !isspace((unsigned char)s[0]) && !*end &&
+        (v == 0.0 || (fabs(v) >= 1e-30 && fabs(v) <= 1e30))) {
+        *out = v;
+        return 1;
+    }
+    fprintf(stderr, "spmm_run: bad value '%s' for %s: want 0 or a real of magnitude 1e-30 to "
+            "1e30\n", s, option);
+    return 0;
 }
 
 #define COUNT(names) ((int)(sizeof names / sizeof names[0]))
@@ -182,13 +188,14 @@ static int parse_args(int argc, char **argv, args *a)
             uint64_t u = 0;
             k = pick(s, integers, COUNT(integers));
             if (k >= 0 && !parse_integer(s, v, int_lo[k], int_hi[k], &u)) return 2;
+            if ((!strcmp(s, "--alpha") || !strcmp(s, "--beta")) && !parse_real(s, v, &x)) return 2;
             if (!strcmp(s, "--n")) a->n = (int64_t)u;
             else if (!strcmp(s, "--reps")) a->reps = (int)u;
             else if (!strcmp(s, "--seed")) a->seed = u;
             else if (!strcmp(s, "--tm")) a->opt.panel_rows = (int)u;
             else if (!strcmp(s, "--threads")) a->threads = (int)u;
-            else if (!strcmp(s, "--alpha") && parse_real(v, -1e30, 1e30, &x)) a->alpha = (float)x;
-            else if (!strcmp(s, "--beta") && parse_real(v, -1e30, 1e30, &x)) a->beta = (float)x;
+            else if (!strcmp(s, "--alpha")) a->alpha = (float)x;
+            else if (!strcmp(s, "--beta")) a->beta = (float)x;
             else if (!strcmp(s, "--path") && (k = pick(v, paths, COUNT(paths))) >= 0)
                 a->opt.path = (tcspmm_path)k;
             else if (!strcmp(s, "--precision") && (k = pick(v, precisions, COUNT(precisions))) >= 0)

@@ -107,7 +107,8 @@ def run_one(spmm_run, matrix, n, reps, extra, timeout):
     base = {"input": matrix, "n_requested": n}
     start = datetime.datetime.now()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, capture_output=True, encoding="utf-8", errors="replace",
+                              timeout=timeout)
     except subprocess.TimeoutExpired:
         return [dict(base, status="timeout", error=f"no answer within {timeout} s")]
     except OSError as e:
@@ -145,7 +146,7 @@ def write_csv(path, rows):
     extra = sorted({k for r in rows for k in r} - set(keys))
     keys += extra
     tmp = path + ".tmp"
-    with open(tmp, "w", newline="") as f:
+    with open(tmp, "w", newline="", encoding="utf-8", errors="replace") as f:  # names: any bytes
         w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
         w.writeheader()
         for r in rows:
@@ -395,6 +396,7 @@ def command_report(args):
 
 
 def main(argv=None):
+    sys.stdout.reconfigure(errors="backslashreplace")  # file names are any bytes
     parser = argparse.ArgumentParser(prog="sweep.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
