@@ -72,6 +72,9 @@ static const bad_case bad[] = {
      "size '123456789012345678901234567890' overflows int64"},
     {"bad_rows_memory.mtx", TCSPMM_ERROR_OVERFLOW, 2, "4611686018427387904 rows overflow the memory"},
     {"bad_array_rows_memory.mtx", TCSPMM_ERROR_OVERFLOW, 3, "4611686018427387904 rows overflow the memory"},
+    /* 2^60 rows: 9.2 EB of row pointers, more than any machine's memory */
+    {"bad_rows_beyond_memory.mtx", TCSPMM_ERROR_HOST_OUT_OF_MEMORY, 2,
+     "a CSR of 1152921504606846976 rows and 1 entries needs 9223372036.9 GB or more"},
     {"bad_size_int64_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "size '9223372036854775808' overflows int64"},
     {"bad_cols_overflow.mtx", TCSPMM_ERROR_OVERFLOW, 2, "at most 2^31-1"},
     {"bad_cols_2_31.mtx", TCSPMM_ERROR_OVERFLOW, 2, "at most 2^31-1"},

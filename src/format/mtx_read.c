@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 /* ---- loading -------------------------------------------------------- */
@@ -404,6 +405,17 @@ tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mt
         return tcspmm_fail(TCSPMM_ERROR_OVERFLOW,
                            "%s:%lld: %lld entries overflow the memory this machine can address",
                            name, (long long)line, (long long)h->entries);
+    /* A few lines can declare a CSR larger than the machine, which the
+     * kernel would let the reader allocate and then end the process for
+     * filling; the bytes it needs at least: */
+    const double needs = 8.0 * ((double)h->rows + 1) + 8.0 * (double)h->entries;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0 && needs > (double)pages * (double)page)
+        return tcspmm_fail(TCSPMM_ERROR_HOST_OUT_OF_MEMORY,
+                           "%s:%lld: a CSR of %lld rows and %lld entries needs %.1f GB or more, "
+                           "more than the %.1f GB of memory this machine has",
+                           name, (long long)line, (long long)h->rows, (long long)h->entries,
+                           needs / 1e9, (double)pages * (double)page / 1e9);
     return TCSPMM_SUCCESS;
 }
 
