@@ -22,11 +22,14 @@ cudaError_t call_scope_enter(call_scope *s, int device)
     return e;
 }
 
+/* Gives back what enter changed. Both calls succeeded with these arguments
+ * when enter made them; a failure now is cleared, not left to the caller. */
 void call_scope_leave(const call_scope *s)
 {
     enum cudaStreamCaptureMode mode = s->caller_mode;
-    if (s->restore_mode) cudaThreadExchangeStreamCaptureMode(&mode);
-    if (s->restore_device) cudaSetDevice(s->caller_device);
+    if (s->restore_mode && cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess)
+        cudaGetLastError();
+    if (s->restore_device && cudaSetDevice(s->caller_device) != cudaSuccess) cudaGetLastError();
 }
 
 tcspmm_status call_scope_check_pending(const char *fn)

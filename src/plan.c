@@ -350,9 +350,9 @@ static tcspmm_status keep_pattern(tcspmm_plan *plan, csr_gpu *dA)
     }
     plan->sp24_pattern = *dA;
     plan->sp24_pattern.values = NULL;
-    cudaFree(dA->values);
+    const cudaError_t freed = cudaFree(dA->values); /* the rest is the pattern's now */
     memset(dA, 0, sizeof *dA);
-    return TCSPMM_SUCCESS;
+    return TCSPMM_CUDA(freed);
 }
 
 static tcspmm_status upload(tcspmm_plan *plan, csr_gpu *dA)

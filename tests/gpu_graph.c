@@ -332,6 +332,7 @@ static int time_mode(int argc, char **argv)
     for (int rep = 0; rep < 3; rep++) {
         float direct = time_calls(plan, NULL, calls, n, &d);
         float graphed = time_calls(plan, exec, calls, n, &d);
+        if (direct < 0 || graphed < 0) break; /* a failed call: CHECK said so; no time */
         printf("%s nnz=%lld N=%lld path=%s: %d calls back to back: direct %.2f us/call, "
                "graph %.2f us/call (%.2fx)\n",
                file, (long long)A.nnz, (long long)n, tcspmm_path_name(info.path), calls,

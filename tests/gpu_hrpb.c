@@ -880,23 +880,24 @@ static float time_call(const timed_call *c, void *flush)
     float ms[TIME_RUNS];
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
-    for (int i = 0; i < 3; i++)
-        if (timed_call_run(c) != TCSPMM_SUCCESS) return -1.0f;
-    for (int r = 0; r < TIME_RUNS; r++) {
-        CUDA_OK(cudaMemsetAsync(flush, r, 256u << 20, NULL));
-        CUDA_OK(cudaEventRecord(e0, NULL));
-        CHECK_OK(timed_call_run(c));
-        CUDA_OK(cudaEventRecord(e1, NULL));
-        CUDA_OK(cudaEventSynchronize(e1));
-        CUDA_OK(cudaEventElapsedTime(&ms[r], e0, e1));
+    int ok = 1;
+    for (int i = 0; i < 3 && ok; i++) ok = timed_call_run(c) == TCSPMM_SUCCESS;
+    for (int r = 0; r < TIME_RUNS && ok; r++) { /* a failed run is no time */
+        ok = cudaMemsetAsync(flush, r, 256u << 20, NULL) == cudaSuccess &&
+             cudaEventRecord(e0, NULL) == cudaSuccess && timed_call_run(c) == TCSPMM_SUCCESS &&
+             cudaEventRecord(e1, NULL) == cudaSuccess && cudaEventSynchronize(e1) == cudaSuccess &&
+             cudaEventElapsedTime(&ms[r], e0, e1) == cudaSuccess;
+        CHECK(ok);
     }
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
+    if (!ok) return -1.0f;
     qsort(ms, TIME_RUNS, sizeof ms[0], cmp_float);
     return ms[TIME_RUNS / 2];
 }
 
-/* Device-to-device copy bandwidth (bytes read + written per second). */
+/* Device-to-device copy bandwidth (bytes read + written per second); NaN
+ * where it could not be timed. */
 static double copy_bandwidth(void *flush)
 {
     size_t bytes = 128u << 20;
@@ -913,7 +914,7 @@ static double copy_bandwidth(void *flush)
     CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
-    return 2.0 * bytes * 10 / (ms * 1e-3);
+    return ms > 0.0f ? 2.0 * bytes * 10 / (ms * 1e-3) : NAN;
 }
 
 enum { TIME_MAX_NS = 16 };

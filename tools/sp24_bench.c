@@ -498,7 +498,10 @@ int main(int argc, char **argv)
         return 1;
     }
     struct cudaDeviceProp prop;
-    cudaGetDeviceProperties(&prop, 0);
+    if (TCSPMM_CUDA(cudaGetDeviceProperties(&prop, 0))) {
+        fprintf(stderr, "%s\n", tcspmm_last_error());
+        return 1;
+    }
 #ifdef TCSPMM_HAVE_CUSPARSELT
     const char *lt = "cuSPARSELt: yes";
 #else

@@ -792,6 +792,7 @@ static tcspmm_status encode_tiled(CUtensorMap *map, CUtensorMapDataType type, in
         cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn,
                                                   cudaEnableDefault, &found);
 #endif
+        if (err != cudaSuccess) cudaGetLastError(); /* reported below, not left pending */
         return err == cudaSuccess && found == cudaDriverEntryPointSuccess
                    ? (PFN_cuTensorMapEncodeTiled_v12000)fn
                    : (PFN_cuTensorMapEncodeTiled_v12000)NULL;
