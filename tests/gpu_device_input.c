@@ -18,7 +18,7 @@
 
 static uint64_t seed = 9000;
 
-/* One product with a fresh B, beta 0.25 and 0 in turn (the seed's parity),
+/* One product with a fresh B, beta 0.25 or 0 (as the seed gives it),
  * on the device (or the host for a cpu plan), against float64. */
 static void check_product(tcspmm_plan *plan, const tcspmm_csr *A, int on_host, const char *what)
 {

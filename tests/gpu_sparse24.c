@@ -542,6 +542,14 @@ int main(int argc, char **argv)
         sp24_emulate_small_device(1);
         printf("as a device without wgmma.sp or 100 KB blocks\n");
         CHECK(sp24_kernel_default() == SP24_KERNEL_MMA_SP_SMALL);
+    } else { /* which kernels run is not the library's to say: sm_90 has them all */
+        int dev = 0, major = 0, minor = 0;
+        CHECK(cudaGetDevice(&dev) == cudaSuccess &&
+              cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
+              cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess);
+        if (major == 9 && minor == 0)
+            CHECK(sp24_kernel_usable(SP24_KERNEL_WGMMA) && sp24_kernel_usable(SP24_KERNEL_MMA_SP) &&
+                  sp24_kernel_default() == SP24_KERNEL_WGMMA);
     }
     const tcspmm_layout R = TCSPMM_LAYOUT_ROW_MAJOR, C = TCSPMM_LAYOUT_COL_MAJOR;
     const tcspmm_precision TF = TCSPMM_PRECISION_TF32, BF = TCSPMM_PRECISION_BF16,

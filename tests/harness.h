@@ -76,9 +76,9 @@ tcspmm_plan *tests_plan(const tcspmm_csr *A, tcspmm_path path, int measure_at_fi
 tcspmm_plan *tests_plan_at(const tcspmm_csr *A, tcspmm_path path, tcspmm_precision precision);
 
 /* One product of plan with n columns (alpha 1.5, row-major, leading
- * dimensions padded by pad, operands from seed; beta 0.25 for an odd seed,
- * 0 for an even one, with C poisoned with NaN so that every element must be
- * written) against the float64 reference of A, within relative error tol,
+ * dimensions padded by pad, operands from seed; beta 0.25 or 0 as a bit of
+ * rng_next(seed) says, with C poisoned with NaN where it is 0, so that every
+ * element must be written) against the float64 reference of A, within relative error tol,
  * and the padding left alone; what names a failure. On the
  * device by tcspmm_spmm on stream (its operands copied on stream), or with
  * on_host by tcspmm_spmm_host. */

@@ -1,7 +1,8 @@
 /* test_api.c: the public API on the CPU: options and their checks, status
  * names, the thread-local error message, CSR validation, plans without a GPU,
  * tcspmm_spmm_host against a naive triple loop, products that add nothing
- * to C (alpha = 0, no entries) and B and C that overlap. */
+ * to C (alpha = 0, no entries), B and C that overlap, and the comparison
+ * with the float64 reference that every product test uses. */
 #include "harness.h"
 #include "matgen.h"
 #include "plan.h"
@@ -81,6 +82,42 @@ static void test_status_and_errors(void)
     CHECK(strstr(tcspmm_last_error(), "no fp32 mode") != NULL && plan == NULL);
     CHECK(strcmp(tcspmm_path_name(TCSPMM_PATH_HRPB), "hrpb") == 0);
     CHECK(strcmp(tcspmm_precision_name(TCSPMM_PRECISION_FP32), "fp32") == 0);
+}
+
+/* compare_to_reference, which every product test's verdict comes from: a
+ * NaN or an Inf fails whatever the tolerance, the relative Frobenius error
+ * just above tol fails and just below passes, and an all-zero reference
+ * takes the absolute error. */
+static void test_compare(void)
+{
+    const double ref[6] = {1, -2, 3, 0.5, 0, 4};
+    float C[6];
+    for (int k = 0; k < 6; k++) C[k] = (float)ref[k];
+    double norm = 0;
+    for (int k = 0; k < 6; k++) norm += ref[k] * ref[k];
+    compare_result r = compare_to_reference(C, 3, TCSPMM_LAYOUT_ROW_MAJOR, ref, 2, 3, 1e-6);
+    CHECK(r.pass && r.rel_err == 0 && r.nonfinite == 0);
+    C[4] = 1e-3f; /* rel err 1e-3 / sqrt(norm) */
+    const double rel = 1e-3f / sqrt(norm);
+    CHECK(compare_to_reference(C, 3, TCSPMM_LAYOUT_ROW_MAJOR, ref, 2, 3, rel * 1.01).pass);
+    CHECK(!compare_to_reference(C, 3, TCSPMM_LAYOUT_ROW_MAJOR, ref, 2, 3, rel * 0.99).pass);
+    const float bad[2] = {NAN, INFINITY};
+    for (int b = 0; b < 2; b++) {
+        C[4] = bad[b];
+        r = compare_to_reference(C, 3, TCSPMM_LAYOUT_ROW_MAJOR, ref, 2, 3, 1e30);
+        CHECK(!r.pass && r.nonfinite == 1 && isinf(r.rel_err));
+    }
+    C[4] = 0;
+    /* column-major: (i, j) at j * ld + i; the padding row (ld 3 > 2 rows) unread */
+    float Ccol[9];
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) Ccol[j * 3 + i] = (float)ref[i * 3 + j];
+    for (int j = 0; j < 3; j++) Ccol[j * 3 + 2] = NAN;
+    CHECK(compare_to_reference(Ccol, 3, TCSPMM_LAYOUT_COL_MAJOR, ref, 2, 3, 1e-6).pass);
+    const double zero[2] = {0, 0};
+    const float small[2] = {3e-4f, 4e-4f}; /* absolute error 5e-4 */
+    CHECK(compare_to_reference(small, 2, TCSPMM_LAYOUT_ROW_MAJOR, zero, 1, 2, 6e-4).pass);
+    CHECK(!compare_to_reference(small, 2, TCSPMM_LAYOUT_ROW_MAJOR, zero, 1, 2, 4e-4).pass);
 }
 
 static void test_validate(void)
@@ -309,6 +346,7 @@ static void test_cpu_plan(void)
 int main(void)
 {
     test_status_and_errors();
+    test_compare();
     test_validate();
     test_host_spmm();
     test_products_adding_nothing();

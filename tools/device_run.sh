@@ -5,6 +5,7 @@
 # specs), once per --sweep NAME=ARGS (ARGS: more spmm_run arguments; default
 # one sweep, sweep=--path auto). All logs are bundled into
 # $OUT/device-run.tgz (the device returns few files); a summary is printed last.
+# Exits with ctest's status where the tests ran (1 where the build failed).
 #   tools/device_run.sh [--no-tests] [--sanitize] [--n 32,128,512] [--reps R]
 #                       [--sweep NAME=ARGS]... [SWEEP_INPUT...]
 # e.g. --sweep tf32='--path hrpb' --sweep fp32='--path hrpb --precision fp32'
@@ -41,8 +42,10 @@ if [ $tests = 1 ]; then
   # each, four test processes oversubscribed the cores, and ctest -L gpu -j4
   # took 237 s against 122 s (bench/results/ctest-omp-threads-2026-11-28/).
   TCSPMM_REQUIRE_GPU=1 OMP_NUM_THREADS=4 ctest --test-dir $build -j4 --output-on-failure -L gpu >$logs/ctest.log 2>&1
+  ctest_status=$?
   cp $build/Testing/Temporary/LastTest.log $logs/ctest-last.log # every test's own lines
   grep -E "tests passed|tests failed|Failed|\*\*\*" $logs/ctest.log | tail -20
+  echo "ctest -L gpu: exit $ctest_status"
 fi
 
 if [ $sanitize = 1 ]; then
@@ -68,3 +71,4 @@ if [ $# -gt 0 ]; then
     grep -E "^\|" $logs/$name/summary.md | head -30
   done
 fi
+exit "${ctest_status:-0}" # the GPU tests decide the script's status (the logs are bundled on exit)

@@ -5,11 +5,12 @@
 # Laplacians against the analytic ones with A*X on the HRPB path in FP32
 # (3xTF32) and on cuSPARSE; plain TF32 runs as a smoke test (its residuals
 # stall near 1e-4 x normA, its eigenvalues stay close). Exits 77 (skipped)
-# without a GPU.
+# without a GPU, 1 if TCSPMM_REQUIRE_GPU is set then.
 # usage: test_gpu.sh BUILD_DIR SOURCE_DIR SPMM_GEN CUDA_ARCHITECTURES
 build=$1; src=$2; gen=$3; archs=$4
 if ! nvidia-smi -L >/dev/null 2>&1; then
-    echo "no GPU (nvidia-smi -L fails): skipped"; exit 77
+    case ${TCSPMM_REQUIRE_GPU:-0} in 0|"") echo "no GPU (nvidia-smi -L fails): skipped"; exit 77 ;; esac
+    echo "FAIL: no GPU (nvidia-smi -L fails) and TCSPMM_REQUIRE_GPU is set"; exit 1
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$src/examples/lobpcg/tests/lib.sh"
