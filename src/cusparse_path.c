@@ -367,8 +367,7 @@ tcspmm_status cusparse_path_race(cusparse_path *p, const gpu_product *call, cons
     }
     ms[RIVAL] = -1.0f;
     if (!st) st = gpu_timer_race(&t, fns, args, rival ? RIVAL + 1 : RIVAL, ms);
-    if (op.C && st) cudaFreeAsync(op.C, (cudaStream_t)op.stream); /* st's message stays */
-    else if (op.C) st = TCSPMM_CUDA(cudaFreeAsync(op.C, (cudaStream_t)op.stream));
+    if (op.C) st = TCSPMM_CUDA_AFTER(st, cudaFreeAsync(op.C, (cudaStream_t)op.stream));
     gpu_timer_destroy(&t);
     TCSPMM_TRY(st);
     remember(p, gpu_timer_shape(op.n, op.layout, op.beta), ms);

@@ -31,6 +31,11 @@ tcspmm_status tcspmm_cusparse_status(int code, const char *what, const char *fil
 #define TCSPMM_CUDA(call) tcspmm_cuda_status((int)(call), #call, __FILE__, __LINE__)
 #define TCSPMM_CUSPARSE(call) tcspmm_cusparse_status((int)(call), #call, __FILE__, __LINE__)
 
+/* A CUDA call made after a step whose status is st (a variable): its
+ * failure is reported only where st is success, so that the first error's
+ * message stays. The status to go on with. */
+#define TCSPMM_CUDA_AFTER(st, call) ((st) ? ((void)(call), (st)) : TCSPMM_CUDA(call))
+
 /* Evaluates a status expression and returns from the caller if it failed. */
 #define TCSPMM_TRY(expr)                                                        \
     do {                                                                       \

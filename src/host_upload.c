@@ -86,12 +86,10 @@ tcspmm_status host_upload_copy(host_upload *u, void **dst, const void *src, size
 
 tcspmm_status host_upload_close(host_upload *u, tcspmm_status st)
 {
-    if (u->stream && st) cudaStreamSynchronize(u->stream); /* the first error's message stays */
-    else if (u->stream) st = TCSPMM_CUDA(cudaStreamSynchronize(u->stream));
+    if (u->stream) st = TCSPMM_CUDA_AFTER(st, cudaStreamSynchronize(u->stream));
     for (int i = 0; i < HOST_UPLOAD_STAGES; i++)
         if (u->sent[i]) cudaEventDestroy(u->sent[i]);
-    if (u->area && st) cudaHostUnregister(u->area);
-    else if (u->area) st = TCSPMM_CUDA(cudaHostUnregister(u->area));
+    if (u->area) st = TCSPMM_CUDA_AFTER(st, cudaHostUnregister(u->area));
     free(u->area);
     if (u->stream) cudaStreamDestroy(u->stream);
     memset(u, 0, sizeof *u);
