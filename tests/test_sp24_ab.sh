@@ -7,7 +7,8 @@
 # unnamed BENCH entries), in the given order in odd rounds and reversed in even ones, the
 # failed build is reported and left out, TEST_ARGS reaches gpu_sparse24, and
 # tools/sp24_ab_summary.py reads the result (base/new 2.000). Then BUDGET=0 runs the first round
-# only (whenever the second ticks over), and TEST_ARGS=skip no test.
+# only (whenever the second ticks over), TEST_ARGS=skip no test, and REUSE=1 keeps the build
+# left by the run before (ROUNDS=0: no table).
 #   test_sp24_ab.sh REPOSITORY_ROOT
 set -u
 root=$1 T=$(mktemp -d) failures=0
@@ -61,5 +62,13 @@ OUT=$T/out VARIANTS="abtestnew:-" TEST_ARGS=skip ROUNDS=3 BUDGET=0 BENCH="fp16=-
   bash tools/sp24_ab.sh >"$T/log" 2>&1
 check "BUDGET=0: one round" test "$(ls "$T/out" | grep -c bench-r)" = 1
 check "TEST_ARGS=skip: no test" test ! -e "$T/out/test-abtestnew.log"
+echo 0.25 >tools/MARK # a rebuild would print this
+rm -rf "$T/out"
+OUT=$T/out VARIANTS="abtestnew:-" TEST_ARGS=skip ROUNDS=0 REUSE=1 bash tools/sp24_ab.sh >"$T/log" 2>&1
+check "ROUNDS=0: no table" test "$(ls "$T/out" | grep -c bench-r)" = 0
+OUT=$T/out VARIANTS="abtestnew:-" TEST_ARGS=skip ROUNDS=1 REUSE=1 BENCH="fp16=--precision+fp16" \
+  bash tools/sp24_ab.sh >"$T/log" 2>&1
+check "REUSE=1: the earlier build kept" grep -q "build abtestnew kept" "$T/log"
+check "REUSE=1: the earlier build runs" grep -q "| 0.5 1.0 |" "$T/out/bench-r1-fp16-abtestnew.md"
 echo "$failures failed"
 [ "$failures" = 0 ]

@@ -14,7 +14,9 @@
 # space, ';' between entries. With BUDGET (seconds), no round but the first
 # begins after that long from the start, and a round that begins runs whole. NCU=1 adds
 # Nsight Compute's kernel times and DRAM bytes per variant for NCU_KERNELS
-# (a regex) on NCU_ARGS. Logs go to $OUT.
+# (a regex) on NCU_ARGS. REUSE=1 keeps a variant's build where an earlier call
+# on the same machine left its sp24_bench (ROUNDS=0 builds and tests only).
+# Logs go to $OUT.
 #   VARIANTS="base:.devdata/base new:-" BENCH="tf32=--precision+tf32+--m+4096" \
 #     bash tools/sp24_ab.sh
 set -uo pipefail
@@ -27,6 +29,8 @@ elapsed() { echo $(( $(date +%s) - t0 )); }
 specs=(${VARIANTS:-new:-})
 for spec in "${specs[@]}"; do
   name=${spec%%:*} dir=${spec#*:}
+  [ -n "${REUSE:-}" ] && [ -x "/tmp/sp24-v-$name/build/sp24_bench" ] &&
+    { echo "build $name kept from an earlier call"; continue; }
   ab_variant_tree "/tmp/sp24-v-$name" "$dir" &&
     (cd "/tmp/sp24-v-$name" && B="/tmp/sp24-v-$name/build" OUT="$OUT/build-$name" \
        SP24_BUILD_ONLY=1 bash tools/sp24_device.sh) >"$OUT/build-$name.log" 2>&1 &
