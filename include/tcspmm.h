@@ -416,7 +416,8 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
  * and cpu paths copy them. */
 tcspmm_status tcspmm_plan_set_values(tcspmm_plan *plan, const float *values, void *stream);
 
-/* Frees the plan and its device memory. NULL is allowed. */
+/* Frees the plan and its device memory, also with a CUDA error pending,
+ * which it leaves for the caller to read. NULL is allowed. */
 tcspmm_status tcspmm_plan_destroy(tcspmm_plan *plan);
 
 /* Name of a path or precision ("auto", "cusparse", "hrpb", "sparse24",

@@ -482,10 +482,13 @@ static tcspmm_status plan_fill_device(tcspmm_plan *plan, const tcspmm_csr *A, cs
     return plan_complete(plan, s, dA);
 }
 
-/* Frees everything a plan holds; keeps this thread's error message and
- * the caller's current device. */
-static void plan_free(tcspmm_plan *plan)
+/* Frees everything a plan holds; keeps this thread's error message and the
+ * caller's current device. Clears the CUDA error left pending (by the frees,
+ * or by a failed create), but with keep_caller_error one pending before
+ * stays: tcspmm_plan_destroy's caller may have left it to read. */
+static void plan_free(tcspmm_plan *plan, int keep_caller_error)
 {
+    const int caller_error = keep_caller_error && cudaPeekAtLastError() != cudaSuccess;
     call_scope scope = {0}; /* entered quietly: this keeps the thread's message */
     if (plan->device >= 0) call_scope_enter(&scope, plan->device);
     path_trial_free(&plan->trial);
@@ -503,7 +506,7 @@ static void plan_free(tcspmm_plan *plan)
     tcspmm_csr_free(&plan->A);
     free(plan);
     call_scope_leave(&scope);
-    cudaGetLastError();
+    if (!caller_error) cudaGetLastError();
 }
 
 typedef tcspmm_status (*plan_fill_fn)(tcspmm_plan *, const tcspmm_csr *, csr_gpu *);
@@ -532,7 +535,7 @@ static tcspmm_status plan_create(const tcspmm_csr *A, const tcspmm_options *opt,
     host_threads_leave(&threads);
     call_scope_leave(&scope);
     if (st) {
-        plan_free(plan);
+        plan_free(plan, 0);
         return st;
     }
     /* The host copy of HRPB is no longer needed (its metrics are in info; a
@@ -614,6 +617,6 @@ tcspmm_status tcspmm_plan_path_for(const tcspmm_plan *plan, int64_t n, tcspmm_la
 tcspmm_status tcspmm_plan_destroy(tcspmm_plan *plan)
 {
     tcspmm_clear_error();
-    if (plan) plan_free(plan);
+    if (plan) plan_free(plan, 1);
     return TCSPMM_SUCCESS;
 }

@@ -11,7 +11,7 @@
  * the same after it: nothing is measured while capturing),
  * then the graph launched twice, each time on fresh B and C written into the
  * same buffers, against the float64 reference; C is poisoned (NaN) when
- * beta == 0. A cuSPARSE and a measured plan also capture a shape called
+ * beta == 0, and the gaps past its rows x n must be left alone. A cuSPARSE and a measured plan also capture a shape called
  * before 39 others, and capture a shape's first call (which the header
  * advises against) before calling it directly. A sparse24 graph is
  * launched after a direct call of a larger n grew the plan's packed B.
@@ -70,11 +70,12 @@ static void check_launch(cudaGraphExec_t exec, tcspmm_plan *plan, const device_o
     CHECK(cudaMemcpy(t.C, d->dC, t.csize * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
     CHECK_OK(reference_spmm(A, n, alpha, t.B, t.ldb, beta, t.C0, t.ldc, layout, t.ref));
     compare_result r = compare_to_reference(t.C, t.ldc, layout, t.ref, A->rows, n, tol);
-    CHECK(r.pass);
-    printf("%-30s n=%-3lld %s beta=%-4g %s: rel_err=%.2e nonfinite=%lld %s\n", what,
-           (long long)n, layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", beta,
-           exec ? "graph" : "direct", r.rel_err,
-           (long long)r.nonfinite, r.pass ? "ok" : "FAIL");
+    const int64_t gaps = test_operands_padding_changed(&t, A->rows, n, layout);
+    CHECK(r.pass && gaps == 0);
+    printf("%-30s n=%-3lld %s beta=%-4g %s: rel_err=%.2e nonfinite=%lld gaps changed=%lld %s\n",
+           what, (long long)n, layout == TCSPMM_LAYOUT_ROW_MAJOR ? "row" : "col", beta,
+           exec ? "graph" : "direct", r.rel_err, (long long)r.nonfinite, (long long)gaps,
+           r.pass && gaps == 0 ? "ok" : "FAIL");
     test_operands_free(&t);
 }
 

@@ -4,7 +4,8 @@
  * tcspmm_plan_set_values and tcspmm_spmm_host, and tcspmm_plan_create and
  * tcspmm_csr_transpose_device, return TCSPMM_ERROR_CUDA naming it, leave C as it was and the error
  * pending; once the caller has read it, the same plan's products are right
- * (against float64). An event
+ * (against float64). tcspmm_plan_destroy frees the plan and leaves such an
+ * error pending. An event
  * query that answers cudaErrorNotReady leaves nothing pending (CUDA 13), so
  * a call after it goes on. Under compute-sanitizer, run it with
  * --report-api-errors no: its failed cudaMalloc calls are meant. */
@@ -74,7 +75,9 @@ static void check_path(tcspmm_csr *A, tcspmm_path path)
     cudaFree(dB);
     cudaFree(dC);
     test_operands_free(&t);
-    tcspmm_plan_destroy(plan);
+    leave_error_pending();
+    CHECK_OK(tcspmm_plan_destroy(plan));
+    CHECK(cudaGetLastError() == cudaErrorMemoryAllocation); /* still the caller's */
 }
 
 /* The device transpose refused with the error pending and out left empty;
