@@ -86,7 +86,8 @@ static double tolerance(const tcspmm_plan *plan, tcspmm_datatype c_type)
     return arithmetic > rounding ? arithmetic : rounding;
 }
 
-/* Device copies of t's B and C0 as elements of their types. */
+/* Device copies of t's B and C0 as elements of their types, landed before it
+ * returns (a copy from pageable memory may return before its DMA ends). */
 static void upload(const test_operands *t, tcspmm_datatype b_type, tcspmm_datatype c_type,
                    void *dB, void *dC)
 {
@@ -95,6 +96,7 @@ static void upload(const test_operands *t, tcspmm_datatype b_type, tcspmm_dataty
     to_elements(t->C0, t->csize, c_type, c);
     CHECK(cudaMemcpy(dB, b, t->bsize * type_bytes(b_type), cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK(cudaMemcpy(dC, c, t->csize * type_bytes(c_type), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess); /* check_graph's stream does not wait for them */
     free(b);
     free(c);
 }
