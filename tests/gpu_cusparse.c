@@ -1,10 +1,11 @@
 /* gpu_cusparse.c: the cuSPARSE path, and the measured auto path that keeps
  * A for both cuSPARSE and HRPB, through the public API on the device,
  * against the float64 reference: both layouts, padded leading dimensions
- * (whose gaps in C must be left alone), beta != 0 (the first call of a shape times cuSPARSE's algorithms, and on
- * a measured plan HRPB too, on a copy of C, which must leave the caller's C
- * as it was), N = 1, 7, 128, 513, bundled real matrices and edge cases; C is
- * poisoned with NaN before every run, B is fresh for every check. A plan
+ * (whose gaps in C must be left alone), beta != 0 (the first call of a
+ * shape times cuSPARSE's algorithms, and on a measured plan HRPB too, on a
+ * copy of C, which must leave the caller's C as it was), N = 1, 7, 128,
+ * 513, bundled real matrices and edge cases; C is poisoned with NaN
+ * before every run, B is fresh for every check. A plan
  * measuring at the first call must report no path for a shape before its
  * first call and the same HRPB or cuSPARSE after every call, for every N of
  * the shape's range; the dense test and rule_only keep a plan unmeasured.

@@ -11,9 +11,10 @@
  * the same after it: nothing is measured while capturing),
  * then the graph launched twice, each time on fresh B and C written into the
  * same buffers, against the float64 reference; C is poisoned (NaN) when
- * beta == 0, and the gaps past its rows x n must be left alone. A cuSPARSE and a measured plan also capture a shape called
- * before 39 others, and capture a shape's first call (which the header
- * advises against) before calling it directly. A sparse24 graph is
+ * beta == 0, and the gaps past its rows x n must be left alone. A cuSPARSE
+ * and a measured plan also capture a shape called before 39 others, and
+ * capture a shape's first call (which the header advises against) before
+ * calling it directly. A sparse24 graph is
  * launched after a direct call of a larger n grew the plan's packed B.
  *
  * `gpu_graph --time [FILE [N]]` (default data/cora.mtx, N = 32, auto path)
