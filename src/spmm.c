@@ -1,4 +1,4 @@
-/* spmm.c: tcspmm_spmm (device arrays, the plan's GPU path) and
+/* spmm.c: tcspmm_spmm and tcspmm_spmm_ex (device arrays, the plan's GPU path) and
  * tcspmm_spmm_host (host arrays, OpenMP, float64 accumulation), with the
  * argument checks they share. */
 #include "plan.h"
@@ -11,6 +11,7 @@
 
 #include <cuda_runtime.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* Whether B (outer_b lines of inner_b elements of eb bytes, ldb elements
@@ -150,15 +151,19 @@ static tcspmm_status run_path(tcspmm_plan *plan, tcspmm_path path, int64_t n, fl
 /* Refuses a caller's C, and B where the product reads it (reads_b), that
  * is not device memory, asking the runtime once per new pointer: solvers
  * reuse buffers. */
-static tcspmm_status check_operands(tcspmm_plan *plan, const void *dB, const void *dC, int reads_b)
+static tcspmm_status check_operands(const char *fn, tcspmm_plan *plan, const void *dB,
+                                    const void *dC, int reads_b)
 {
     const char *instead = "use tcspmm_spmm_host for host arrays";
+    char what[32];
     if (dC != plan->checked_C) {
-        TCSPMM_TRY(check_device_pointer(dC, "tcspmm_spmm: C", instead));
+        snprintf(what, sizeof what, "%s: C", fn);
+        TCSPMM_TRY(check_device_pointer(dC, what, instead));
         plan->checked_C = dC;
     }
     if (reads_b && plan->info.cols > 0 && dB != plan->checked_B) {
-        TCSPMM_TRY(check_device_pointer(dB, "tcspmm_spmm: B", instead));
+        snprintf(what, sizeof what, "%s: B", fn);
+        TCSPMM_TRY(check_device_pointer(dB, what, instead));
         plan->checked_B = dB;
     }
     return TCSPMM_SUCCESS;
@@ -294,37 +299,30 @@ static tcspmm_status typed_product(tcspmm_plan *plan, int64_t n, float alpha, co
     return st;
 }
 
-tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
-                          int64_t ldb, float beta, float *dC, int64_t ldc,
-                          tcspmm_layout layout, void *stream)
-{
-    return tcspmm_spmm_ex(plan, n, alpha, dB, TCSPMM_R_32F, ldb, beta, dC, TCSPMM_R_32F, ldc,
-                          layout, stream);
-}
-
-tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
-                             tcspmm_datatype b_type, int64_t ldb, float beta, void *dC,
-                             tcspmm_datatype c_type, int64_t ldc, tcspmm_layout layout,
-                             void *stream)
+/* tcspmm_spmm and tcspmm_spmm_ex, whose messages name fn. */
+static tcspmm_status spmm_typed(const char *fn, tcspmm_plan *plan, int64_t n, float alpha,
+                                const void *dB, tcspmm_datatype b_type, int64_t ldb, float beta,
+                                void *dC, tcspmm_datatype c_type, int64_t ldc,
+                                tcspmm_layout layout, void *stream)
 {
     tcspmm_clear_error();
     const int eb = type_bytes(b_type), ec = type_bytes(c_type);
     if (!eb || !ec)
         return tcspmm_fail(TCSPMM_ERROR_INVALID_ARGUMENT,
-                           "tcspmm_spmm_ex: B type %d, C type %d: unknown element type",
-                           (int)b_type, (int)c_type);
-    TCSPMM_TRY(check_args("tcspmm_spmm", plan, n, alpha, dB, eb, ldb, beta, dC, ec, ldc, layout));
+                           "%s: B type %d, C type %d: unknown element type", fn, (int)b_type,
+                           (int)c_type);
+    TCSPMM_TRY(check_args(fn, plan, n, alpha, dB, eb, ldb, beta, dC, ec, ldc, layout));
     if (plan->device < 0)
-        return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "tcspmm_spmm: the plan has no GPU (%s); "
-                           "use tcspmm_spmm_host", plan->path_reason);
+        return tcspmm_fail(TCSPMM_ERROR_NO_DEVICE, "%s: the plan has no GPU (%s); "
+                           "use tcspmm_spmm_host", fn, plan->path_reason);
     if (plan->info.path == TCSPMM_PATH_CPU)
         return tcspmm_fail(TCSPMM_ERROR_UNSUPPORTED,
-                           "tcspmm_spmm: the plan is on the cpu path; use tcspmm_spmm_host");
-    if (n == 0 || plan->info.rows == 0) return call_scope_check_pending("tcspmm_spmm");
+                           "%s: the plan is on the cpu path; use tcspmm_spmm_host", fn);
+    if (n == 0 || plan->info.rows == 0) return call_scope_check_pending(fn);
     call_scope scope;
-    TCSPMM_TRY(call_scope_open(&scope, plan->device, "tcspmm_spmm"));
+    TCSPMM_TRY(call_scope_open(&scope, plan->device, fn));
     const int adds = alpha != 0.0f && plan->info.nnz > 0; /* else B is not read */
-    tcspmm_status st = check_operands(plan, dB, dC, adds);
+    tcspmm_status st = check_operands(fn, plan, dB, dC, adds);
     if (!st && !adds)
         st = dense_scale(dC, data_code(c_type), plan->info.rows, n, ldc,
                          layout == TCSPMM_LAYOUT_ROW_MAJOR, beta, stream);
@@ -332,6 +330,23 @@ tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const vo
         st = typed_product(plan, n, alpha, dB, b_type, ldb, beta, dC, c_type, ldc, layout, stream);
     call_scope_leave(&scope);
     return st;
+}
+
+tcspmm_status tcspmm_spmm(tcspmm_plan *plan, int64_t n, float alpha, const float *dB,
+                          int64_t ldb, float beta, float *dC, int64_t ldc,
+                          tcspmm_layout layout, void *stream)
+{
+    return spmm_typed("tcspmm_spmm", plan, n, alpha, dB, TCSPMM_R_32F, ldb, beta, dC,
+                      TCSPMM_R_32F, ldc, layout, stream);
+}
+
+tcspmm_status tcspmm_spmm_ex(tcspmm_plan *plan, int64_t n, float alpha, const void *dB,
+                             tcspmm_datatype b_type, int64_t ldb, float beta, void *dC,
+                             tcspmm_datatype c_type, int64_t ldc, tcspmm_layout layout,
+                             void *stream)
+{
+    return spmm_typed("tcspmm_spmm_ex", plan, n, alpha, dB, b_type, ldb, beta, dC, c_type, ldc,
+                      layout, stream);
 }
 
 /* C = beta * C on the host, C not read where beta is 0. */

@@ -339,6 +339,13 @@ static void test_cpu_plan(void)
     CHECK(tcspmm_spmm_ex(plan, 1, 1.0f, B, (tcspmm_datatype)9, 1, 0.0f, C, TCSPMM_R_32F, 1,
                          TCSPMM_LAYOUT_ROW_MAJOR, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(tcspmm_last_error(), "unknown element type") != NULL);
+    /* each entry point names itself */
+    CHECK(tcspmm_spmm_ex(plan, -1, 1.0f, B, TCSPMM_R_32F, 1, 0.0f, C, TCSPMM_R_32F, 1,
+                         TCSPMM_LAYOUT_ROW_MAJOR, NULL) == TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strncmp(tcspmm_last_error(), "tcspmm_spmm_ex: n = -1", 22) == 0);
+    CHECK(tcspmm_spmm(plan, -1, 1.0f, B, 1, 0.0f, C, 1, TCSPMM_LAYOUT_ROW_MAJOR, NULL) ==
+          TCSPMM_ERROR_INVALID_ARGUMENT);
+    CHECK(strncmp(tcspmm_last_error(), "tcspmm_spmm: n = -1", 19) == 0);
     CHECK_OK(tcspmm_plan_destroy(plan));
     CHECK_OK(tcspmm_plan_destroy(NULL));
 }
