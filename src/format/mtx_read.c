@@ -252,15 +252,6 @@ static const char *quote_line(const char *p, const char *end, char *buf, size_t 
     return buf;
 }
 
-/* The word at p (it ends at a blank or the line's end), quoted as
- * quote_line quotes a line. */
-static const char *quote_word(const char *p, const char *end, char *buf, size_t size)
-{
-    const char *e = p;
-    while (e < end && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r') e++;
-    return quote_line(p, e, buf, size);
-}
-
 #define BANNER_FORM                                                                        \
     "'%%%%MatrixMarket matrix <coordinate|array> <real|integer|pattern> "                   \
     "<general|symmetric|skew-symmetric>'"
@@ -351,13 +342,14 @@ tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mt
         return tcspmm_fail(TCSPMM_ERROR_PARSE, "%s:%lld: expected the size line %s, found end of file",
                            name, (long long)line, form);
     uint64_t v[3] = {0, 0, 0};
-    const char *token[3] = {NULL, NULL, NULL};
+    const char *token[3][2]; /* each size's digits, begin and end */
     int want = h->format == MTX_COORDINATE ? 3 : 2, ok = 1;
     p = size_line;
     for (int k = 0; k < want && ok; k++) {
         while (p < end && (*p == ' ' || *p == '\t')) p++;
-        token[k] = p;
+        token[k][0] = p;
         ok = mtx_parse_index(&p, end, &v[k]);
+        token[k][1] = p;
     }
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
     char q[80];
@@ -367,7 +359,7 @@ tcspmm_status mtx_parse_header(const char *name, const char *buf, size_t len, mt
     for (int k = 0; k < want; k++) /* quoted: the value saturates from 20 digits on */
         if (v[k] > INT64_MAX)
             return tcspmm_fail(TCSPMM_ERROR_OVERFLOW, "%s:%lld: size '%s' overflows int64", name,
-                               (long long)line, quote_word(token[k], end, q, sizeof q));
+                               (long long)line, quote_line(token[k][0], token[k][1], q, sizeof q));
     h->rows = (int64_t)v[0];
     h->cols = (int64_t)v[1];
     h->size_line = line;
